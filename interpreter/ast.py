@@ -1,0 +1,725 @@
+"""Typed AST of the Regola language.
+
+Every node class is declared once here, with a `span`. The lark transformer is derived
+from these classes (`build_transformer`): the grammar rule named `snake_case(ClassName)`
+builds that class, its children filling the fields in declaration order. Grammar aliases
+that share a class (`add`, `sub` -> `Binary`) are listed in `ALIASES` with the fields they
+fix. Rules whose name ends in `_list` become plain Python lists.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar, Optional
+
+from pydantic import BaseModel, ConfigDict
+
+
+class Span(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span(file="<builtin>", line=0, col=0, end_line=0, end_col=0)
+
+
+class Node(BaseModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True, validate_assignment=False)
+    kind: ClassVar[str] = "node"
+    span: Span
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls.kind = _snake(cls.__name__)
+
+    def children(self):
+        """Direct child nodes, in field order (one generic walker for every class)."""
+        for name in type(self).model_fields:
+            if name == "span":
+                continue
+            v = getattr(self, name)
+            if isinstance(v, Node):
+                yield v
+            elif isinstance(v, list):
+                for x in v:
+                    if isinstance(x, Node):
+                        yield x
+
+    def walk(self):
+        """This node and all its descendants, depth first."""
+        stack = [self]
+        while stack:
+            n = stack.pop()
+            yield n
+            stack.extend(reversed(list(n.children())))
+
+    def dump(self) -> dict:
+        """A JSON-friendly dump with the kind tag (used by golden tests)."""
+        out: dict[str, Any] = {"kind": self.kind}
+        for name in type(self).model_fields:
+            if name == "span":
+                continue
+            out[name] = _dump(getattr(self, name))
+        return out
+
+
+def _dump(v):
+    if isinstance(v, Node):
+        return v.dump()
+    if isinstance(v, list):
+        return [_dump(x) for x in v]
+    return v
+
+
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class Expr(Node):
+    pass
+
+
+class Stmt(Node):
+    pass
+
+
+class Decl(Node):
+    pass
+
+
+class TypeExpr(Node):
+    pass
+
+
+# ------------------------------------------------------------------ types
+
+class TypeName(TypeExpr):
+    name: str
+
+
+class OptionalType(TypeExpr):
+    inner: TypeExpr
+
+
+class ListType(TypeExpr):
+    elem: TypeExpr
+
+
+class MapType(TypeExpr):
+    key: str
+    value: TypeExpr
+
+
+class ZoneType(TypeExpr):
+    zone: str            # stack | pile | sequence | row | slots
+    elem: str
+    size: Optional[Expr] = None
+    key: Optional[str] = None
+
+
+# ------------------------------------------------------------------ expressions
+
+class IntLit(Expr):
+    value: int
+
+
+class StrLit(Expr):
+    value: str
+
+
+class BoolLit(Expr):
+    value: bool
+
+
+class NoneLit(Expr):
+    pass
+
+
+class Me(Expr):
+    pass
+
+
+class Name(Expr):
+    name: str
+
+
+class Attr(Expr):
+    obj: Expr
+    name: str
+
+
+class Index(Expr):
+    obj: Expr
+    index: Expr
+
+
+class Call(Expr):
+    func: str
+    args: list[Expr] = []
+
+
+class CompClause(Node):
+    var: str
+    iter: Expr
+    cond: Optional[Expr] = None
+
+
+class GeneratorCall(Expr):
+    func: str
+    elem: Expr
+    clauses: list[CompClause]
+
+
+class ListComp(Expr):
+    elem: Expr
+    clauses: list[CompClause]
+
+
+class ListLit(Expr):
+    items: list[Expr] = []
+
+
+class MapEntry(Node):
+    key: Expr
+    value: Expr
+
+
+class MapLit(Expr):
+    entries: list[MapEntry] = []
+
+
+class Binary(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+class Compare(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+class BoolOp(Expr):
+    op: str
+    left: Expr
+    right: Expr
+
+
+class NotOp(Expr):
+    operand: Expr
+
+
+class Neg(Expr):
+    operand: Expr
+
+
+class CondExpr(Expr):
+    then: Expr
+    cond: Expr
+    other: Expr
+
+
+# ------------------------------------------------------------------ statements
+
+class LetStmt(Stmt):
+    name: str
+    value: Expr
+
+
+class AssignStmt(Stmt):
+    op: str
+    target: Expr
+    value: Expr
+
+
+class MoveFrom(Stmt):
+    item: Expr
+    zone: Expr
+    dest: Expr
+
+
+class MoveSlot(Stmt):
+    source: Expr
+    dest: Expr
+
+
+class MoveAll(Stmt):
+    zone: Expr
+    dest: Expr
+
+
+class DrawStmt(Stmt):
+    zone: Expr
+    dest: Expr
+
+
+class FillStmt(Stmt):
+    zone: Expr
+    value: Expr
+
+
+class DiscardStmt(Stmt):
+    target: Expr
+
+
+class DiscardAll(Stmt):
+    zone: Expr
+
+
+class CompactStmt(Stmt):
+    zone: Expr
+
+
+class PeekStmt(Stmt):
+    player: Expr
+    target: Expr
+
+
+class RevealStmt(Stmt):
+    target: Expr
+
+
+class RequireStmt(Stmt):
+    cond: Expr
+    message: Optional[str] = None
+
+
+class CostItem(Node):
+    amount: Expr
+    counter: str
+
+
+class CostStmt(Stmt):
+    items: list[CostItem]
+
+
+class EmitStmt(Stmt):
+    event: str
+    args: Optional[list[Expr]] = None
+
+
+class EndGame(Stmt):
+    pass
+
+
+class PassStmt(Stmt):
+    pass
+
+
+class CiteStmt(Stmt):
+    text: str
+
+
+class CallStmt(Stmt):
+    func: str
+    args: Optional[list[Expr]] = None
+
+
+class ReturnStmt(Stmt):
+    value: Expr
+
+
+class BreakStmt(Stmt):
+    pass
+
+
+class ActOptional(Node):
+    pass
+
+
+class ActCost(Node):
+    amount: Expr
+    counter: str
+
+
+class ActElsePass(Node):
+    pass
+
+
+class ActStmt(Stmt):
+    player: Expr
+    actions: list[str]
+    options: list[Node] = []
+
+
+class ChooseBy(Node):
+    player: Expr
+
+
+class ChooseOptional(Node):
+    pass
+
+
+class ChoosePrompt(Node):
+    text: str
+
+
+class ChooseStmt(Stmt):
+    var: str
+    domain: Expr
+    cond: Optional[Expr] = None
+    options: list[Node] = []
+    body: Optional[list[Stmt]] = None
+
+
+class ElifClause(Node):
+    cond: Expr
+    body: list[Stmt]
+
+
+class IfStmt(Stmt):
+    cond: Expr
+    body: list[Stmt]
+    elifs: list[ElifClause] = []
+    other: Optional[list[Stmt]] = None
+
+
+class ForStmt(Stmt):
+    var: str
+    iter: Expr
+    cond: Optional[Expr] = None
+    body: list[Stmt]
+
+
+class RepeatStmt(Stmt):
+    count: Expr
+    body: list[Stmt]
+
+
+class WhileStmt(Stmt):
+    cond: Expr
+    body: list[Stmt]
+
+
+class LoopStmt(Stmt):
+    body: list[Stmt]
+
+
+# ------------------------------------------------------------------ declarations
+
+class GameTitle(Node):
+    text: str
+
+
+class GamePlayers(Node):
+    low: int
+    high: int
+
+
+class TopCite(Decl):
+    text: str
+
+
+class GameDecl(Decl):
+    name: str
+    items: list[Node]
+
+
+class AppliesWhen(Node):
+    cond: Expr
+
+
+class RequiresModule(Node):
+    name: str
+
+
+class ConflictsWith(Node):
+    name: str
+
+
+class ModuleDecl(Decl):
+    name: str
+    items: list[Node]
+
+
+class ConstDecl(Decl):
+    name: str
+    value: Expr
+
+
+class OverrideConst(Decl):
+    name: str
+    value: Expr
+
+
+class EnumDecl(Decl):
+    name: str
+    values: list[str]
+
+
+class FieldDecl(Node):
+    name: str
+    type: TypeExpr
+
+
+class RecordDecl(Decl):
+    name: str
+    fields: list[FieldDecl]
+
+
+class TableHeader(Node):
+    columns: list[str]
+
+
+class TableRow(Node):
+    cells: list[Expr]
+
+
+class ComponentsDecl(Decl):
+    record: str
+    header: TableHeader
+    rows: list[TableRow]
+
+
+class GridSize(Node):
+    rows: Expr
+    cols: Expr
+
+
+class GridLine(Node):
+    name: str
+    axis: str          # row | column
+    positions: Expr
+
+
+class GridArea(Node):
+    name: str
+    bounds: list[str]
+
+
+class GridCell(Node):
+    name: str
+    type: TypeExpr
+
+
+class GridDecl(Decl):
+    name: str
+    record: str
+    items: list[Node]
+
+
+class BoundIn(Node):
+    low: Expr
+    high: Expr
+
+
+class BoundClamp(Node):
+    low: Expr
+    high: Expr
+
+
+class BoundMin(Node):
+    value: Expr
+
+
+class BoundMax(Node):
+    value: Expr
+
+
+class Visibility(Node):
+    level: str
+
+
+class VarDecl(Node):
+    name: str
+    type: TypeExpr
+    options: list[Node] = []
+    init: Optional[Expr] = None
+
+
+class GlobalDecl(Decl):
+    vars: list[VarDecl]
+
+
+class PlayerDecl(Decl):
+    vars: list[VarDecl]
+
+
+class Param(Node):
+    name: str
+    type: TypeExpr
+
+
+class DefDecl(Decl):
+    name: str
+    params: Optional[list[Param]] = None
+    ret: TypeExpr
+    expr: Optional[Expr] = None
+    body: Optional[list[Stmt]] = None
+
+
+class ProcedureDecl(Decl):
+    name: str
+    params: Optional[list[Param]] = None
+    body: list[Stmt]
+
+
+class ActionParam(Node):
+    name: str
+    domain: Expr
+    cond: Optional[Expr] = None
+
+
+class ActionDecl(Decl):
+    name: str
+    params: Optional[list[ActionParam]] = None
+    body: list[Stmt]
+
+
+class SetupDecl(Decl):
+    body: list[Stmt]
+
+
+class FlowDecl(Decl):
+    body: list[Stmt]
+
+
+class OnDecl(Decl):
+    event: str
+    params: Optional[list[Param]] = None
+    body: list[Stmt]
+
+
+class OnEndDecl(Decl):
+    body: list[Stmt]
+
+
+class ScoreDecl(Decl):
+    expr: Expr
+
+
+class TiebreakDecl(Decl):
+    exprs: list[Expr]
+
+
+class AssertDecl(Decl):
+    cond: Expr
+    message: str
+
+
+class ReplaceDecl(Decl):
+    decl: Decl
+
+
+class ExtendDecl(Decl):
+    target: str
+    place: str          # before | after
+    body: list[Stmt]
+
+
+class Program(Node):
+    """One parsed file."""
+    decls: list[Decl]
+
+
+# ------------------------------------------------------------------ derivation
+
+def _bin(cls, op):
+    return (cls, ["left", "right"], {"op": op})
+
+
+# rule alias -> (class, fields filled by the children in order, fixed fields)
+ALIASES: dict[str, tuple[type[Node], list[str], dict[str, Any]]] = {
+    "add": _bin(Binary, "+"), "sub": _bin(Binary, "-"), "mul": _bin(Binary, "*"),
+    "div": _bin(Binary, "/"), "mod": _bin(Binary, "%"),
+    "eq": _bin(Compare, "=="), "ne": _bin(Compare, "!="), "lt": _bin(Compare, "<"),
+    "le": _bin(Compare, "<="), "gt": _bin(Compare, ">"), "ge": _bin(Compare, ">="),
+    "in_op": _bin(Compare, "in"), "not_in_op": _bin(Compare, "not in"),
+    "or_op": _bin(BoolOp, "or"), "and_op": _bin(BoolOp, "and"),
+    "not_op": (NotOp, ["operand"], {}),
+    "neg": (Neg, ["operand"], {}),
+    "cond_expr": (CondExpr, ["then", "cond", "other"], {}),
+    "int_lit": (IntLit, ["value"], {}),
+    "str_lit": (StrLit, ["value"], {}),
+    "true_lit": (BoolLit, [], {"value": True}),
+    "false_lit": (BoolLit, [], {"value": False}),
+    "none_lit": (NoneLit, [], {}),
+    "name": (Name, ["name"], {}),
+    "attr": (Attr, ["obj", "name"], {}),
+    "index": (Index, ["obj", "index"], {}),
+    "call": (Call, ["func", "args"], {}),
+    "list_lit": (ListLit, ["items"], {}),
+    "map_lit": (MapLit, ["entries"], {}),
+    "assign_set": (AssignStmt, ["target", "value"], {"op": "="}),
+    "assign_add": (AssignStmt, ["target", "value"], {"op": "+="}),
+    "assign_sub": (AssignStmt, ["target", "value"], {"op": "-="}),
+    "type_name": (TypeName, ["name"], {}),
+    "list_type": (ListType, ["elem"], {}),
+    "optional_type": (OptionalType, ["inner"], {}),
+    "map_type": (MapType, ["key", "value"], {}),
+    "stack_type": (ZoneType, ["elem"], {"zone": "stack"}),
+    "pile_type": (ZoneType, ["elem"], {"zone": "pile"}),
+    "sequence_type": (ZoneType, ["elem"], {"zone": "sequence"}),
+    "sized_zone_type": (ZoneType, ["size", "elem"], {"zone": "row"}),
+    "keyed_zone_type": (ZoneType, ["elem", "key"], {"zone": "slots"}),
+    "vis_public": (Visibility, [], {"level": "public"}),
+    "vis_private": (Visibility, [], {"level": "private"}),
+    "vis_hidden": (Visibility, [], {"level": "hidden"}),
+    "grid_line_rows": (GridLine, ["name", "positions"], {"axis": "row"}),
+    "grid_line_columns": (GridLine, ["name", "positions"], {"axis": "column"}),
+    "def_expr": (DefDecl, ["name", "params", "ret", "expr"], {}),
+    "def_block": (DefDecl, ["name", "params", "ret", "body"], {}),
+    "extend_before": (ExtendDecl, ["target", "body"], {"place": "before"}),
+    "extend_after": (ExtendDecl, ["target", "body"], {"place": "after"}),
+    "choose_flat": (ChooseStmt, ["var", "domain", "cond", "options"], {}),
+    "choose_block": (ChooseStmt, ["var", "domain", "cond", "options", "body"], {}),
+    "if_stmt": (IfStmt, ["cond", "body", "elifs", "other"], {}),
+    "else_block": None,            # passes its block through
+    "block": None,                 # a list of statements
+    "start": (Program, ["decls"], {}),
+    "act_optional": (ActOptional, [], {}),
+    "act_else_pass": (ActElsePass, [], {}),
+    "choose_optional": (ChooseOptional, [], {}),
+    "bound_in": (BoundIn, ["low", "high"], {}),
+    "bound_clamp": (BoundClamp, ["low", "high"], {}),
+    "bound_min": (BoundMin, ["value"], {}),
+    "bound_max": (BoundMax, ["value"], {}),
+    "table_header": (TableHeader, ["columns"], {}),
+    "table_row": (TableRow, ["cells"], {}),
+    "generator_call": (GeneratorCall, ["func", "elem", "clauses"], {}),
+    "list_comp": (ListComp, ["elem", "clauses"], {}),
+    "game_players": (GamePlayers, ["low", "high"], {}),
+    "cite_stmt": (CiteStmt, ["text"], {}),
+    "act_stmt": (ActStmt, ["player", "actions", "options"], {}),
+}
+
+# rules whose children are collected whole into the one list field of their class
+_COLLECT = {"table_header", "table_row", "start", "block"}
+
+
+def _node_classes():
+    out = {}
+    todo = [Node]
+    while todo:
+        c = todo.pop()
+        for s in c.__subclasses__():
+            todo.append(s)
+            if s not in (Expr, Stmt, Decl, TypeExpr):
+                out[s.kind] = s
+    return out
+
+
+def build_rule_table():
+    """rule name -> (class or None, field names, fixed fields, collect children?)"""
+    table = {}
+    for kind, cls in _node_classes().items():
+        fields = [f for f in cls.model_fields if f != "span"]
+        table[kind] = (cls, fields, {}, False)
+    for rule, spec in ALIASES.items():
+        if spec is None:
+            table[rule] = (None, [], {}, rule in _COLLECT)
+        else:
+            cls, fields, fixed = spec
+            table[rule] = (cls, fields, fixed, rule in _COLLECT)
+    for rule in _COLLECT:
+        cls, fields, fixed, _ = table[rule]
+        table[rule] = (cls, fields, fixed, True)
+    return table

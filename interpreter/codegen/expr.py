@@ -1,0 +1,295 @@
+"""Expressions -> Python expression source.
+
+Generated code sees the state's variable list as `V`, the acting player as `me`, the static
+tables as globals (see tables.py) and the helpers of runtime/helpers.py. Locals are mapped
+by an environment: a name -> the Python expression that reads it (`l_x` for Python locals,
+`L['x']` for locals kept in a suspended frame).
+"""
+
+from __future__ import annotations
+
+from .. import ast
+from .. import types as T
+from ..symbols import CheckedProgram
+
+
+class ExprGen:
+    def __init__(self, prog: CheckedProgram, slots: dict | None = None):
+        self.p = prog
+        self.slots = slots or {}        # variable name -> slot index in V (runtime only)
+        self._tmp = 0
+
+    def t(self, e) -> T.Type:
+        return self.p.types.get(id(e), T.ANY)
+
+    def fresh(self, base="t") -> str:
+        self._tmp += 1
+        return f"_{base}{self._tmp}"
+
+    # ------------------------------------------------------------------
+
+    def gen(self, e: ast.Expr, env: dict) -> str:
+        m = getattr(self, "g_" + e.kind)
+        return m(e, env)
+
+    def g_int_lit(self, e, env):
+        return repr(e.value)
+
+    def g_str_lit(self, e, env):
+        return repr(e.value)
+
+    def g_bool_lit(self, e, env):
+        return "True" if e.value else "False"
+
+    def g_none_lit(self, e, env):
+        return "None"
+
+    def g_me(self, e, env):
+        return "me"
+
+    def g_name(self, e, env):
+        sym = self.p.refs.get(id(e))
+        if sym is None:
+            raise CodegenError(e, f"unresolved name {e.name}")
+        k = sym.kind
+        if k == "local":
+            return env[e.name]
+        if k == "players":
+            return "PLAYERS"
+        if k == "const":
+            v = self.p.consts.get(e.name)
+            if isinstance(v, (bool, int)) or v is None:
+                return repr(v)
+            return f"K_{e.name}"
+        if k in ("enum_value", "kind"):
+            return repr(sym.data)
+        if k in ("global", "grid", "cell_attr"):
+            return f"V[{self.slots[e.name]}]"
+        if k in ("enum", "record", "area", "line"):
+            return f"VALS_{e.name}"
+        raise CodegenError(e, f"name {e.name} of kind {k} has no value")
+
+    def g_attr(self, e, env):
+        ot = self.t(e.obj)
+        base = T.strip(ot)
+        if isinstance(base, T.TypeRef):
+            sym = self.p.refs.get(id(e))
+            return repr(sym.data)
+        obj = self.gen(e.obj, env)
+        if isinstance(base, T.PlayerType):
+            return f"V[{self.slots['.' + e.name]}][{obj}]"
+        if isinstance(base, T.RecordType):
+            opt = isinstance(ot, T.OptType)
+            if e.name == "count":
+                return f"{'CNTO' if opt else 'CNT'}_{base.name}[{obj}]"
+            return f"{'AO' if opt else 'A'}_{base.name}_{e.name}[{obj}]"
+        if isinstance(base, T.CellType):
+            g = base.grid
+            if e.name == "row":
+                return f"({obj} // {g.cols})"
+            if e.name == "col":
+                return f"({obj} % {g.cols})"
+            return f"AREA_{g.name}_{e.name}[{obj}]"
+        raise CodegenError(e, f"attribute {e.name} of {ot}")
+
+    def g_index(self, e, env):
+        return f"{self.gen(e.obj, env)}[{self.gen(e.index, env)}]"
+
+    def g_list_lit(self, e, env):
+        return "[" + ", ".join(self.gen(x, env) for x in e.items) + "]"
+
+    def g_binary(self, e, env):
+        op = "//" if e.op == "/" else e.op
+        return f"({self.gen(e.left, env)} {op} {self.gen(e.right, env)})"
+
+    def g_neg(self, e, env):
+        return f"(-{self.gen(e.operand, env)})"
+
+    def g_not_op(self, e, env):
+        return f"(not {self.gen(e.operand, env)})"
+
+    def g_bool_op(self, e, env):
+        return f"({self.gen(e.left, env)} {e.op} {self.gen(e.right, env)})"
+
+    def g_cond_expr(self, e, env):
+        return f"({self.gen(e.then, env)} if {self.gen(e.cond, env)} else {self.gen(e.other, env)})"
+
+    def g_compare(self, e, env):
+        op = e.op
+        if op in ("in", "not in"):
+            item = self.gen(e.left, env)
+            rt = T.strip(self.t(e.right))
+            coll = self.gen(e.right, env)
+            if isinstance(rt, T.ZoneType) and rt.counted:
+                test = f"({coll}[{item}] > 0)"
+                return test if op == "in" else f"(not {test})"
+            return f"({item} {op} {coll})"
+        if isinstance(e.right, ast.NoneLit) or isinstance(e.left, ast.NoneLit):
+            other = e.left if isinstance(e.right, ast.NoneLit) else e.right
+            return f"({self.gen(other, env)} {'is' if op == '==' else 'is not'} None)"
+        return f"({self.gen(e.left, env)} {op} {self.gen(e.right, env)})"
+
+    # iteration ----------------------------------------------------------
+
+    def iterable(self, e, env) -> str:
+        """Python source iterating the values of e (zones with their copies)."""
+        t = T.strip(self.t(e))
+        src = self.gen(e, env)
+        if isinstance(t, T.ZoneType):
+            if t.counted:
+                return f"_it_counts({src})"
+            if t.slotted:
+                return f"_it_slots({src})"
+        return src
+
+    def distinct(self, e, env) -> str:
+        """Python source of the distinct values of e (domains of parameters and choices)."""
+        t = T.strip(self.t(e))
+        src = self.gen(e, env)
+        if isinstance(t, T.ZoneType):
+            if t.counted:
+                return f"_distinct_counts({src})"
+            if t.slotted:
+                return f"_distinct(_it_slots({src}))"
+            return f"_distinct({src})"
+        if isinstance(t, T.TypeRef):
+            return src
+        if isinstance(e, ast.Call) and e.func in _DISTINCT_BUILTINS:
+            return src
+        if isinstance(e, ast.ListLit) and all(isinstance(x, ast.IntLit) for x in e.items) and \
+                len({x.value for x in e.items}) == len(e.items):
+            return src
+        return f"_distinct({src})"
+
+    def _clauses(self, e, env):
+        env = dict(env)
+        parts = []
+        for cl in e.clauses:
+            it = self.iterable(cl.iter, env)
+            var = self.fresh("c_" + cl.var)
+            env[cl.var] = var
+            parts.append(f"for {var} in {it}")
+            if cl.cond is not None:
+                parts.append(f"if {self.gen(cl.cond, env)}")
+        return " ".join(parts), env
+
+    def g_list_comp(self, e, env):
+        clauses, inner = self._clauses(e, env)
+        return f"[{self.gen(e.elem, inner)} {clauses}]"
+
+    def g_generator_call(self, e, env):
+        clauses, inner = self._clauses(e, env)
+        elem = self.gen(e.elem, inner)
+        if e.func == "count":
+            return f"sum(1 {clauses})"
+        return f"{e.func}({elem} {clauses})"
+
+    # calls ----------------------------------------------------------------
+
+    def g_call(self, e, env):
+        args = e.args or []
+        f = e.func
+        if f in self.p.defs:
+            a = ", ".join(["V", "me"] + [self.gen(x, env) for x in args])
+            return f"D_{f}({a})"
+        return getattr(self, "b_" + f)(e, args, env)
+
+    def b_count(self, e, args, env):
+        t = T.strip(self.t(args[0]))
+        src = self.gen(args[0], env)
+        if isinstance(t, T.ZoneType):
+            if t.counted:
+                return f"sum({src})"
+            if t.slotted:
+                return f"_count_slots({src})"
+        return f"len({src})"
+
+    def b_sum(self, e, args, env):
+        return f"sum({self.gen(args[0], env)})"
+
+    def b_min(self, e, args, env):
+        return f"{e.func}({', '.join(self.gen(a, env) for a in args)})"
+
+    b_max = b_min
+
+    def b_any(self, e, args, env):
+        return f"{e.func}({self.gen(args[0], env)})"
+
+    b_all = b_any
+
+    def b_abs(self, e, args, env):
+        return f"abs({self.gen(args[0], env)})"
+
+    def b_range(self, e, args, env):
+        return f"list(range({self.gen(args[0], env)}, {self.gen(args[1], env)}))"
+
+    def b_values(self, e, args, env):
+        t = self.t(args[0])
+        if isinstance(t, T.TypeRef) and isinstance(t.target, T.PlayerType):
+            return "PLAYERS"
+        return self.gen(args[0], env)
+
+    def b_copies(self, e, args, env):
+        t = self.t(args[0])
+        if isinstance(t, T.TypeRef):
+            return f"COPIES_{t.target.name}"
+        rec = T.strip(t)
+        k = self.gen(args[0], env)
+        return f"[{k}] * CNT_{rec.name}[{k}]"
+
+    def b_slots(self, e, args, env):
+        t = self.t(args[0])
+        if t.zone == "row":
+            return repr(list(range(t.size_)))
+        return f"VALS_{t.key.name}" if not isinstance(t.key, T.PlayerType) else "PLAYERS"
+
+    def b_cells(self, e, args, env):
+        t = T.strip(self.t(args[0]))
+        if isinstance(t, T.GridType):
+            return f"CELLS_{t.grid.name}"
+        if isinstance(t, T.AreaType):
+            return f"ACELLS_{t.grid.name}_{t.name}[{self.gen(args[0], env)}]"
+        return f"LCELLS_{t.name}[{self.gen(args[0], env)}]"
+
+    def _grid_of(self, arg) -> T.GridInfo:
+        return T.strip(self.t(arg)).grid
+
+    def b_adjacent(self, e, args, env):
+        return f"ADJ_{self._grid_of(args[0]).name}[{self.gen(args[0], env)}]"
+
+    def b_row_cells(self, e, args, env):
+        return f"ROWC_{self._grid_of(args[0]).name}[{self.gen(args[0], env)}]"
+
+    def b_col_cells(self, e, args, env):
+        return f"COLC_{self._grid_of(args[0]).name}[{self.gen(args[0], env)}]"
+
+    def b_beside(self, e, args, env):
+        t = self.t(args[1])
+        c = self.gen(args[0], env)
+        if isinstance(t, T.TypeRef):
+            return f"BESIDE_{t.target.name}[{c}]"
+        lt = T.strip(t)
+        return f"({c} in LCELLS_{lt.name}[{self.gen(args[1], env)}])"
+
+    def b_distance(self, e, args, env):
+        lt = T.strip(self.t(args[1]))
+        return f"DIST_{lt.name}[{self.gen(args[1], env)}][{self.gen(args[0], env)}]"
+
+    def b_cell(self, e, args, env):
+        g = T.strip(self.t(e)).grid
+        return f"_cell({self.gen(args[0], env)}, {self.gen(args[1], env)}, {g.rows}, {g.cols})"
+
+    def b_player(self, e, args, env):
+        return f"_player({self.gen(args[0], env)}, NP)"
+
+    def b_next_player(self, e, args, env):
+        return f"(({self.gen(args[0], env)} + 1) % NP)"
+
+
+# builtins whose lists never repeat a value
+_DISTINCT_BUILTINS = {"values", "slots", "cells", "adjacent", "row_cells", "col_cells", "range"}
+
+
+class CodegenError(Exception):
+    def __init__(self, node, msg):
+        super().__init__(f"{node.span}: internal compiler error: {msg}")

@@ -1,0 +1,76 @@
+"""Static tables of a checked program, as globals of the generated code.
+
+Names: A_<Rec>_<field> (field value per kind, a list), AO_<Rec>_<field> (the same as a dict
+that also maps None to None, for none-safe access), CNT_<Rec> (copies per kind),
+NAME_<Rec>, VALS_<T> (all values of a type), COPIES_<Rec> (every copy), K_<const>,
+and per grid CELLS_, ADJ_, ROWC_, COLC_, AREA_<g>_<a>, ACELLS_<g>_<a>, LCELLS_<l>,
+BESIDE_<l>, DIST_<l>.
+"""
+
+from __future__ import annotations
+
+from .. import types as T
+
+
+def record_tables(rec: T.RecordType) -> dict:
+    ns = {}
+    n = len(rec.kinds)
+    for f, vals in rec.data.items():
+        vals = list(vals) + [None] * (n - len(vals))
+        ns[f"A_{rec.name}_{f}"] = vals
+        d = dict(enumerate(vals))
+        d[None] = None
+        ns[f"AO_{rec.name}_{f}"] = d
+    copies = list(rec.copies) + [1] * (n - len(rec.copies))
+    ns[f"CNT_{rec.name}"] = copies
+    d = dict(enumerate(copies))
+    d[None] = None
+    ns[f"CNTO_{rec.name}"] = d
+    ns[f"NAME_{rec.name}"] = list(rec.kinds)
+    ns[f"VALS_{rec.name}"] = list(range(n))
+    ns[f"COPIES_{rec.name}"] = [k for k in range(n) for _ in range(copies[k])]
+    return ns
+
+
+def enum_tables(et: T.EnumType) -> dict:
+    return {f"VALS_{et.name}": list(range(len(et.values)))}
+
+
+def grid_tables(g: T.GridInfo) -> dict:
+    ns = {}
+    n, C = g.ncells, g.cols
+    ns[f"CELLS_{g.name}"] = list(range(n))
+    ns[f"ADJ_{g.name}"] = [list(a) for a in g.adjacent]
+    ns[f"ROWC_{g.name}"] = [[(x // C) * C + c for c in range(C)] for x in range(n)]
+    ns[f"COLC_{g.name}"] = [[r * C + (x % C) for r in range(g.rows)] for x in range(n)]
+    for a in g.areas.values():
+        ns[f"AREA_{g.name}_{a.name}"] = list(a.of_cell)
+        ns[f"ACELLS_{g.name}_{a.name}"] = [list(c) for c in a.cells]
+        ns[f"VALS_{a.name}"] = list(range(len(a.cells)))
+    for lt in g.lines.values():
+        ns[f"LCELLS_{lt.name}"] = [list(c) for c in lt.beside]
+        besides = set(x for cells in lt.beside for x in cells)
+        ns[f"BESIDE_{lt.name}"] = [x in besides for x in range(n)]
+        dist = []
+        for pos in lt.positions:
+            row = []
+            for x in range(n):
+                coord = (x // C) if lt.axis == "row" else (x % C)
+                row.append(pos - coord if coord <= pos else coord - pos - 1)
+            dist.append(row)
+        ns[f"DIST_{lt.name}"] = dist
+        ns[f"VALS_{lt.name}"] = list(range(len(lt.positions)))
+    return ns
+
+
+def all_tables(prog) -> dict:
+    ns = {}
+    for rec in prog.records.values():
+        ns.update(record_tables(rec))
+    for et in prog.enums.values():
+        ns.update(enum_tables(et))
+    for g in prog.grids.values():
+        ns.update(grid_tables(g))
+    for name, v in prog.consts.items():
+        ns[f"K_{name}"] = v
+    return ns

@@ -1,0 +1,318 @@
+"""Compose a game's base file and its selected modules into one program.
+
+A game is a directory (or a single file): the file with the `game` declaration is the
+base, every other `.regola` file there is a module. Modules are overlays on the base
+program's declarations: they add declarations, `override const`, `replace` a named
+declaration, or `extend` one before/after. Every node keeps the span of the file it came
+from, so later diagnostics point into the right file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from . import ast
+from .diagnostics import Diagnostic, RulesError, SourceMap
+from .parser import parse
+from .suggest import did_you_mean
+
+
+@dataclass
+class ModuleInfo:
+    name: str
+    title: str
+    decl: ast.ModuleDecl
+    program: ast.Program
+    path: str
+    applies_when: Optional[ast.Expr] = None
+    requires: list[str] = field(default_factory=list)
+    conflicts: list[str] = field(default_factory=list)
+
+    @property
+    def automatic(self) -> bool:
+        return self.applies_when is not None
+
+
+@dataclass
+class GameSource:
+    """Every file of a game, parsed."""
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    base: ast.Program
+    game_decl: ast.GameDecl
+    modules: dict[str, ModuleInfo]
+    sources: SourceMap
+    paths: list[str]
+
+
+@dataclass
+class Composed:
+    source: GameSource
+    players: Optional[int]
+    modules: list[ModuleInfo]
+    decls: list[ast.Decl]
+    cites: dict[int, str]              # id(decl) -> the top-level cite in force
+    origin: dict[int, str]             # id(decl) -> "base" or module name
+    diagnostics: list[Diagnostic]
+
+
+def _files_of(path: Path) -> list[Path]:
+    if path.is_dir():
+        files = sorted(path.glob("*.regola"))
+        if not files:
+            raise FileNotFoundError(f"{path}: no .regola files in this directory")
+        return files
+    return [path]
+
+
+def read_game(path: Path) -> GameSource:
+    """Parse every file of a game. Raises RulesError on syntax errors or a bad layout."""
+    sources = SourceMap()
+    diags: list[Diagnostic] = []
+    programs: list[tuple[str, ast.Program]] = []
+    for f in _files_of(Path(path)):
+        name = str(f)
+        try:
+            text = f.read_text(encoding="utf-8")
+        except OSError as e:
+            raise FileNotFoundError(f"{name}: cannot read: {e.strerror}") from None
+        try:
+            programs.append((name, parse(text, name, sources)))
+        except RulesError as e:
+            diags.extend(e.diagnostics)
+    if diags:
+        raise RulesError(diags, sources)
+    base = None
+    modules: dict[str, ModuleInfo] = {}
+    for name, prog in programs:
+        games = [d for d in prog.decls if isinstance(d, ast.GameDecl)]
+        mods = [d for d in prog.decls if isinstance(d, ast.ModuleDecl)]
+        if games and mods:
+            diags.append(Diagnostic("E010", mods[0].span, "a file declares either a game or a module, not both"))
+            continue
+        if len(games) > 1 or len(mods) > 1:
+            extra = (games or mods)[1]
+            diags.append(Diagnostic("E010", extra.span, "a file holds one game or one module declaration",
+                                    "put each module in a file of its own"))
+            continue
+        if games:
+            if base is not None:
+                diags.append(Diagnostic("E010", games[0].span,
+                                        f"a second game declaration (the first is in {base[0]})"))
+                continue
+            base = (name, prog, games[0])
+        elif mods:
+            m = _module_info(mods[0], prog, name, diags)
+            if m.name in modules:
+                diags.append(Diagnostic("E011", mods[0].span, f"module '{m.name}' is declared twice",
+                                        notes=[(modules[m.name].decl.span, "first declared here")]))
+            modules[m.name] = m
+        else:
+            span = prog.decls[0].span if prog.decls else ast.Span(file=name, line=1, col=1, end_line=1, end_col=1)
+            diags.append(Diagnostic("E010", span, "this file declares neither a game nor a module",
+                                    "start it with 'game NAME:' or 'module NAME:'"))
+    if base is None and not diags:
+        raise RulesError([Diagnostic("E010", ast.Span(file=str(path), line=1, col=1, end_line=1, end_col=1),
+                                     "no file here declares a game", "one file must start with 'game NAME:'")],
+                         sources)
+    if diags:
+        raise RulesError(diags, sources)
+    name, prog, gd = base
+    title, lo, hi = gd.name, 1, 8
+    for item in gd.items:
+        if isinstance(item, ast.GameTitle):
+            title = item.text
+        elif isinstance(item, ast.GamePlayers):
+            lo, hi = item.low, item.high
+    return GameSource(gd.name, title, lo, hi, prog, gd, modules, sources, [n for n, _ in programs])
+
+
+def _module_info(decl: ast.ModuleDecl, prog: ast.Program, path: str, diags) -> ModuleInfo:
+    m = ModuleInfo(decl.name, decl.name, decl, prog, path)
+    for item in decl.items:
+        if isinstance(item, ast.GameTitle):
+            m.title = item.text
+        elif isinstance(item, ast.AppliesWhen):
+            m.applies_when = item.cond
+        elif isinstance(item, ast.RequiresModule):
+            m.requires.append(item.name)
+        elif isinstance(item, ast.ConflictsWith):
+            m.conflicts.append(item.name)
+    return m
+
+
+def select_modules(src: GameSource, players: Optional[int], requested: list[str]) -> list[ModuleInfo]:
+    """Automatic modules whose condition holds, plus the requested ones, dependencies first."""
+    diags: list[Diagnostic] = []
+    chosen: list[str] = []
+    for name in requested:
+        if name not in src.modules:
+            # accept the file-style spelling (two-player) for two_player
+            alt = name.replace("-", "_")
+            if alt in src.modules:
+                name = alt
+            else:
+                known = sorted(src.modules)
+                raise ModuleSelectionError(
+                    f"{src.name} has no module '{name}'{did_you_mean(name, known)}"
+                    f" (modules: {', '.join(known) or 'none'})")
+        m = src.modules[name]
+        if m.automatic:
+            raise ModuleSelectionError(f"module '{name}' is not chosen with --with: it applies automatically "
+                                       f"when its condition holds ({_cond_text(m)})")
+        if name not in chosen:
+            chosen.append(name)
+    for name, m in sorted(src.modules.items()):
+        if m.automatic and players is not None and _eval_applies(m.applies_when, players, diags):
+            chosen.append(name)
+    if diags:
+        raise RulesError(diags, src.sources)
+    for name in chosen:
+        for req in src.modules[name].requires:
+            if req not in src.modules:
+                raise ModuleSelectionError(f"module '{name}' requires '{req}', which this game does not have")
+            if req not in chosen:
+                raise ModuleSelectionError(f"module '{name}' requires module '{req}': add --with {req}")
+    for i, a in enumerate(chosen):
+        for b in chosen[i + 1:]:
+            ma, mb = src.modules[a], src.modules[b]
+            if b in ma.conflicts or a in mb.conflicts:
+                raise ModuleSelectionError(f"modules '{a}' and '{b}' cannot be used together "
+                                           f"(declared in {ma.path if b in ma.conflicts else mb.path})")
+    # dependencies first, otherwise in file order
+    order: list[str] = []
+
+    def visit(n):
+        if n in order:
+            return
+        for r in src.modules[n].requires:
+            visit(r)
+        order.append(n)
+
+    for n in sorted(chosen, key=lambda n: src.modules[n].path):
+        visit(n)
+    return [src.modules[n] for n in order]
+
+
+class ModuleSelectionError(Exception):
+    pass
+
+
+def _cond_text(m: ModuleInfo) -> str:
+    line = m.applies_when.span.line
+    return f"{m.path}:{line}"
+
+
+def _eval_applies(e: ast.Expr, players: int, diags) -> bool:
+    """`applies when` conditions may use `players`, numbers, comparisons and and/or/not."""
+    def ev(x):
+        if isinstance(x, ast.IntLit):
+            return x.value
+        if isinstance(x, ast.BoolLit):
+            return x.value
+        if isinstance(x, ast.Name) and x.name == "players":
+            return players
+        if isinstance(x, ast.ListLit):
+            return [ev(i) for i in x.items]
+        if isinstance(x, ast.NotOp):
+            return not ev(x.operand)
+        if isinstance(x, ast.BoolOp):
+            return (ev(x.left) and ev(x.right)) if x.op == "and" else (ev(x.left) or ev(x.right))
+        if isinstance(x, ast.Compare):
+            a, b = ev(x.left), ev(x.right)
+            return {"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b,
+                    "in": a in b if isinstance(b, list) else False,
+                    "not in": a not in b if isinstance(b, list) else True}[x.op]
+        raise _NotStatic(x)
+    try:
+        return bool(ev(e))
+    except _NotStatic as ns:
+        diags.append(Diagnostic("E012", ns.node.span, "an 'applies when' condition may only use 'players', "
+                                "numbers, comparisons, 'and', 'or' and 'not'"))
+        return False
+
+
+class _NotStatic(Exception):
+    def __init__(self, node):
+        self.node = node
+
+
+_SINGLETONS = {ast.SetupDecl: "setup", ast.FlowDecl: "flow", ast.OnEndDecl: "on game end",
+               ast.ScoreDecl: "score", ast.TiebreakDecl: "tiebreak"}
+
+
+def _decl_key(d: ast.Decl):
+    if type(d) in _SINGLETONS:
+        return _SINGLETONS[type(d)]
+    if isinstance(d, (ast.ActionDecl, ast.ProcedureDecl, ast.DefDecl)):
+        return d.name
+    return None
+
+
+def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) -> Composed:
+    diags: list[Diagnostic] = []
+    decls: list[ast.Decl] = []
+    cites: dict[int, str] = {}
+    origin: dict[int, str] = {}
+
+    def add_file(prog: ast.Program, who: str):
+        cite = None
+        for d in prog.decls:
+            if isinstance(d, ast.TopCite):
+                cite = d.text
+                continue
+            if isinstance(d, (ast.GameDecl, ast.ModuleDecl)):
+                continue
+            if cite:
+                cites[id(d)] = cite
+            origin[id(d)] = who
+            yield d
+
+    decls.extend(add_file(src.base, "base"))
+    for m in modules:
+        for d in add_file(m.program, m.name):
+            if isinstance(d, ast.OverrideConst):
+                idx = next((i for i, x in enumerate(decls) if isinstance(x, ast.ConstDecl) and x.name == d.name), None)
+                if idx is None:
+                    consts = [x.name for x in decls if isinstance(x, ast.ConstDecl)]
+                    diags.append(Diagnostic("E013", d.span, f"there is no constant '{d.name}' to override"
+                                            f"{did_you_mean(d.name, consts)}"))
+                    continue
+                new = ast.ConstDecl(span=d.span, name=d.name, value=d.value)
+                cites[id(new)] = cites.get(id(d), cites.get(id(decls[idx]), ""))
+                origin[id(new)] = m.name
+                decls[idx] = new
+            elif isinstance(d, ast.ReplaceDecl):
+                key = _decl_key(d.decl)
+                idx = next((i for i, x in enumerate(decls) if type(x) is type(d.decl) and _decl_key(x) == key), None)
+                if idx is None:
+                    diags.append(Diagnostic("E013", d.span, f"there is no {d.decl.kind.replace('_decl', '')} "
+                                            f"'{key}' to replace"))
+                    continue
+                cites[id(d.decl)] = cites.get(id(d), "")
+                origin[id(d.decl)] = m.name
+                decls[idx] = d.decl
+            elif isinstance(d, ast.ExtendDecl):
+                target = d.target
+                idx = next((i for i, x in enumerate(decls)
+                            if _decl_key(x) == target and isinstance(x, (ast.ActionDecl, ast.ProcedureDecl,
+                                                                          ast.SetupDecl, ast.FlowDecl,
+                                                                          ast.OnEndDecl))), None)
+                if idx is None:
+                    names = [_decl_key(x) for x in decls if _decl_key(x)]
+                    diags.append(Diagnostic("E013", d.span, f"there is no procedure, action, setup or flow "
+                                            f"'{target}' to extend{did_you_mean(target, names)}"))
+                    continue
+                old = decls[idx]
+                body = (d.body + old.body) if d.place == "before" else (old.body + d.body)
+                new = old.model_copy(update={"body": body})
+                cites[id(new)] = cites.get(id(old), "")
+                origin[id(new)] = origin.get(id(old), "base")
+                decls[idx] = new
+            else:
+                decls.append(d)
+    return Composed(src, players, modules, decls, cites, origin, diags)

@@ -1,0 +1,69 @@
+"""Rules on disk -> a runnable Game: read, compose modules, check, compile.
+
+`check_rules` runs every stage up to the checker and returns all diagnostics (used by
+`regola check`); `load_game` raises RulesError if any diagnostic is an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Optional
+
+from .checker import check
+from .compose import GameSource, ModuleSelectionError, compose, read_game, select_modules
+from .diagnostics import Diagnostic, RulesError
+from .resources import find_rules
+
+
+@dataclass
+class CheckResult:
+    source: GameSource
+    diagnostics: list[Diagnostic]
+    program: object
+
+    @property
+    def errors(self):
+        return [d for d in self.diagnostics if d.is_error]
+
+
+def check_rules(spec, modules=(), players: Optional[int] = None) -> CheckResult:
+    src = read_game(find_rules(str(spec)))
+    if players is None:
+        players = src.max_players
+    _check_players(src, players)
+    mods = select_modules(src, players, list(modules))
+    composed = compose(src, mods, players)
+    prog, diags = check(composed)
+    return CheckResult(src, diags, prog)
+
+
+def _check_players(src: GameSource, players: int):
+    if not src.min_players <= players <= src.max_players:
+        raise ModuleSelectionError(f"{src.title} is for {src.min_players} to {src.max_players} players, "
+                                   f"not {players}")
+
+
+def load_game(spec, modules=(), players: Optional[int] = None):
+    """Load, check and compile a game for a number of players (default: the most it allows)."""
+    path = find_rules(str(spec))
+    return _load_cached(str(Path(path).resolve()), _mtime(path), tuple(modules), players)
+
+
+def _mtime(path) -> float:
+    p = Path(path)
+    files = [p] if p.is_file() else list(p.glob("*.regola"))
+    return max((f.stat().st_mtime for f in files), default=0.0)
+
+
+@lru_cache(maxsize=32)
+def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]):
+    from .codegen.program import ProgramCompiler
+    from .runtime.game import Game
+    res = check_rules(path, modules, players)
+    if res.errors:
+        raise RulesError(res.diagnostics, res.source.sources)
+    n = players if players is not None else res.source.max_players
+    compiled = ProgramCompiler(res.program, n).compile()
+    return Game(compiled, res.source.name, res.program.modules, res.source.paths)

@@ -1,0 +1,625 @@
+"""A compiled game: the runtime API every driver, bot and test uses.
+
+    game = load_game("lungarno", players=4)
+    s = game.new_initial_state(seed=1)
+    while not game.is_terminal(s):
+        if game.is_chance(s):
+            game.apply_chance(s, game.sample_chance(s))
+        else:
+            game.apply(s, some_move_from(game.legal_moves(s)))
+    game.scores(s)
+
+Moves are tuples: `(action, *params)` at an `act`, `(value,)` at a `choose`, `()` for
+pass. Each has a canonical string (`move_str`) and a stable integer id in a static action
+space (`move_id`). `apply` mutates the state in place after validating the move; an illegal
+move raises `IllegalMove` naming the failing rule and leaves the state untouched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+from typing import Optional
+
+from .. import types as T
+from ..codegen.program import CompiledProgram, SiteInfo, VarSlot
+from . import state as st
+from .helpers import HELPERS, NoOptions, RulesRuntimeError, _EndGame
+
+CHANCE = -1
+TERMINAL = -2
+
+RET, SUSPEND, CALL = -1, -2, -3
+
+
+class IllegalMove(Exception):
+    def __init__(self, move_text: str, reason: str, span=None, cite: str = ""):
+        self.move_text = move_text
+        self.reason = reason
+        self.span = span
+        self.cite = cite
+        where = f" ({span})" if span is not None else ""
+        rule = f" [{cite}]" if cite else ""
+        super().__init__(f"illegal move {move_text!r}: {reason}{rule}{where}")
+
+
+class StateError(Exception):
+    """A saved state or log that cannot be loaded, and why."""
+
+
+class Game:
+    def __init__(self, compiled: CompiledProgram, name: str, modules: list[str], source_files: list[str]):
+        self.compiled = compiled
+        self.prog = compiled.prog
+        self.name = name
+        self.title = self.prog.title
+        self.modules = list(modules)
+        self.num_players = compiled.players
+        self.sites: list[SiteInfo] = compiled.sites
+        self.actions = compiled.actions
+        self.vars: list[VarSlot] = compiled.vars
+        self.action_space = compiled.action_space
+        src = compiled.module.source()
+        self.source = src
+        self.fingerprint = hashlib.sha256(
+            (src + f"|{self.num_players}|{','.join(self.modules)}").encode()).hexdigest()[:16]
+        self._filename = f"<regola:{name}:{self.fingerprint}>"
+        ns = dict(HELPERS)
+        ns["PLAYERS"] = list(range(self.num_players))
+        ns["NP"] = self.num_players
+        from ..codegen.tables import all_tables
+        ns.update(all_tables(self.prog))
+        code = compile(src, self._filename, "exec")
+        exec(code, ns)
+        self.ns = ns
+        self._procs = ns["PROCS"]
+        self._site_funcs = ns["SITES"]
+        self._checks = ns["CHECKS"]
+        self._score = ns["SCORE"]
+        self._spans = compiled.module.spans
+        self._fmt = {}
+        self._clone_v = self._make_clone()
+
+    # ------------------------------------------------------------------ start
+
+    def new_initial_state(self, seed: int = 0) -> st.State:
+        s = st.State()
+        s.nplayers = self.num_players
+        s.rng = st.seed_rng(seed)
+        s.v = self._initial_vars()
+        roots = self.compiled.roots
+        # flow below setup; 'on game end' is pushed when play stops
+        pid = self.compiled.unit_pid
+        if "flow" in pid:
+            s.stack.append([pid["flow"], 0, {}, None])
+        if "setup" in pid:
+            s.stack.append([pid["setup"], 0, {}, None])
+        del roots
+        self._run(s)
+        return s
+
+    def _initial_vars(self) -> list:
+        n = self.num_players
+        out = []
+        for vs in self.vars:
+            one = self._initial_one(vs)
+            if vs.per_player:
+                out.append([_copy(one) for _ in range(n)])
+            else:
+                out.append(one)
+        return out
+
+    def _initial_one(self, vs: VarSlot):
+        t = vs.type
+        if vs.kind in ("grid", "cell_attr"):
+            return [None] * vs.size
+        if vs.kind == "known":
+            return [0] * vs.size
+        if vs.kind == "zone":
+            if t.counted:
+                return [0] * vs.size
+            if t.slotted:
+                return [None] * vs.size
+            return []
+        if vs.kind == "map":
+            init = vs.init
+            if init is None:
+                init = _default_for(t.value)
+            return [init] * vs.size
+        return vs.init
+
+    def _make_clone(self):
+        """A specialised copy function for this layout (no deepcopy on the hot path)."""
+        parts = []
+        for i, vs in enumerate(self.vars):
+            depth = 0
+            if vs.kind in ("grid", "cell_attr", "zone", "map", "known"):
+                depth = 1
+            if vs.per_player:
+                depth += 1
+            if depth == 0:
+                parts.append(f"v[{i}]")
+            elif depth == 1:
+                parts.append(f"v[{i}][:]")
+            else:
+                parts.append(f"[x[:] for x in v[{i}]]")
+        src = "def clone_v(v):\n    return [" + ", ".join(parts) + "]\n"
+        ns: dict = {}
+        exec(src, ns)
+        return ns["clone_v"]
+
+    # ------------------------------------------------------------------ running
+
+    def _run(self, s: st.State):
+        stack = s.stack
+        procs = self._procs
+        while True:
+            if not stack:
+                if s.phase == st.PLAYING:
+                    s.phase = st.ENDING
+                    pid = self.compiled.unit_pid.get("on_end")
+                    if pid is not None:
+                        stack.append([pid, 0, {}, None])
+                        continue
+                s.phase = st.OVER
+                s.pending = None
+                s.cache = None
+                s.result = [self._score(s, p) for p in range(s.nplayers)]
+                return
+            F = stack[-1]
+            blocks = procs[F[0]]
+            try:
+                r = blocks[F[1]](s, F)
+                while r >= 0:
+                    F[1] = r
+                    r = blocks[r](s, F)
+            except _EndGame:
+                if s.phase != st.PLAYING:
+                    raise RulesRuntimeError("'end game' while the game is already ending") from None
+                stack.clear()
+                continue
+            except NoOptions as e:
+                site = self.sites[e.site]
+                raise RulesRuntimeError(f"{site.node.span}: no legal option at this decision, "
+                                        f"and the rules do not say what happens then") from None
+            except RulesRuntimeError as e:
+                raise self._located(e) from None
+            except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as e:
+                raise self._located(e) from None
+            if r == RET:
+                stack.pop()
+            elif r == SUSPEND:
+                return
+
+    def _located(self, exc: Exception) -> RulesRuntimeError:
+        span = None
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self._filename:
+                line = tb.tb_lineno
+                if 0 < line <= len(self._spans) and self._spans[line - 1] is not None:
+                    span = self._spans[line - 1]
+            tb = tb.tb_next
+        msg = str(exc)
+        if isinstance(exc, TypeError) and "NoneType" in msg:
+            msg = "a value is none here (an empty slot or cell, or no player)"
+        elif isinstance(exc, ZeroDivisionError):
+            msg = "division by zero"
+        elif isinstance(exc, ValueError) and ("empty" in msg or "arg is an empty" in msg):
+            msg = "min or max of nothing"
+        elif not isinstance(exc, RulesRuntimeError):
+            msg = f"{type(exc).__name__}: {msg}"
+        where = f"{span}: " if span is not None else ""
+        return RulesRuntimeError(f"{where}{msg}")
+
+    # ------------------------------------------------------------------ queries
+
+    def is_terminal(self, s) -> bool:
+        return s.phase == st.OVER
+
+    def is_chance(self, s) -> bool:
+        return s.pending is not None and s.pending[1] == -1
+
+    def current_player(self, s) -> int:
+        if s.pending is None:
+            return TERMINAL
+        return s.pending[1]
+
+    def decision(self, s) -> Optional[dict]:
+        """What is being decided now: kind, who, the prompt and the rulebook section."""
+        if s.pending is None:
+            return None
+        site = self.sites[s.pending[0]]
+        d = {"kind": site.kind, "site": site.index, "player": s.pending[1], "cite": site.cite,
+             "prompt": site.prompt, "where": str(site.node.span)}
+        if site.kind == "act":
+            d["actions"] = site.actions
+            d["optional"] = site.optional
+        return d
+
+    def legal_moves(self, s) -> list:
+        if s.cache is not None:
+            return s.cache
+        if s.pending is None or s.pending[1] == -1:
+            return []
+        site = self.sites[s.pending[0]]
+        F = s.stack[-1]
+        moves = self._site_funcs[site.index](s, F)
+        if site.optional:
+            moves.append(())
+        s.cache = moves
+        return moves
+
+    # ------------------------------------------------------------------ acting
+
+    def apply(self, s, move) -> None:
+        """Validate then play `move` (a tuple, a canonical string or an action id)."""
+        if s.pending is None:
+            raise IllegalMove(str(move), "the game is over")
+        if s.pending[1] == -1:
+            raise IllegalMove(str(move), "chance decides here: use apply_chance")
+        if isinstance(move, str):
+            move = self.parse_move(s, move)
+        elif isinstance(move, int):
+            move = self.move_from_id(s, move)
+        elif isinstance(move, list):
+            move = tuple(move)
+        legal = s.cache if s.cache is not None else self.legal_moves(s)
+        if move not in legal:
+            raise self._illegal(s, move)
+        site = self.sites[s.pending[0]]
+        F = s.stack[-1]
+        if site.kind == "act":
+            F[2]["_m"] = move
+        else:
+            F[2][site.var_key] = move[0] if move else None
+        s.pending = None
+        s.cache = None
+        self._run(s)
+
+    def chance_outcomes(self, s) -> list[tuple[int, float]]:
+        counts = self._chance_counts(s)
+        total = sum(counts)
+        return [(k, n / total) for k, n in enumerate(counts) if n]
+
+    def _chance_counts(self, s):
+        if not self.is_chance(s):
+            raise IllegalMove("chance", "this is not a chance event")
+        return self._site_funcs[s.pending[0]](s, s.stack[-1])
+
+    def sample_chance(self, s) -> int:
+        """Draw an outcome from the state's seeded generator (advancing it)."""
+        counts = self._chance_counts(s)
+        total = sum(counts)
+        s.rng, x = st.rng_next(s.rng)
+        r = x % total
+        for k, n in enumerate(counts):
+            if r < n:
+                return k
+            r -= n
+        raise AssertionError("unreachable")
+
+    def apply_chance(self, s, outcome) -> None:
+        if isinstance(outcome, str):
+            outcome = self.parse_outcome(s, outcome)
+        counts = self._chance_counts(s)
+        if not (isinstance(outcome, int) and 0 <= outcome < len(counts) and counts[outcome] > 0):
+            raise IllegalMove(self.outcome_str(s, outcome) if isinstance(outcome, int) and
+                              0 <= outcome < len(counts) else str(outcome),
+                              "this outcome is not possible now")
+        s.stack[-1][2]["_o"] = outcome
+        s.pending = None
+        s.cache = None
+        self._run(s)
+
+    def step_chance(self, s) -> int:
+        """Resolve a chance event from the seed; returns the outcome."""
+        o = self.sample_chance(s)
+        self.apply_chance(s, o)
+        return o
+
+    # ------------------------------------------------------------------ move names and ids
+
+    def _site_record(self, s):
+        site = self.sites[s.pending[0]]
+        node = site.node
+        return getattr(node, "zone", None)
+
+    def outcome_str(self, s, outcome: int) -> str:
+        site = self.sites[s.pending[0]]
+        rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
+        return rec.kinds[outcome]
+
+    def parse_outcome(self, s, text: str) -> int:
+        site = self.sites[s.pending[0]]
+        rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
+        if text in rec.kinds:
+            return rec.kinds.index(text)
+        from ..suggest import did_you_mean
+        raise IllegalMove(text, f"not a {rec.name}{did_you_mean(text, rec.kinds)}")
+
+    def fmt(self, t, v) -> str:
+        return format_value(t, v)
+
+    def move_str(self, s, move) -> str:
+        if not move:
+            return "pass"
+        site = self.sites[s.pending[0]]
+        if site.kind == "act":
+            meta = self.actions[move[0]]
+            if not meta.param_types:
+                return meta.name
+            args = ", ".join(format_value(t, v) for t, v in zip(meta.param_types, move[1:]))
+            return f"{meta.name}({args})"
+        return f"{site.node.var}={format_value(site.value_type, move[0])}"
+
+    def parse_move(self, s, text: str):
+        want = _norm(text)
+        legal = self.legal_moves(s)
+        for m in legal:
+            if _norm(self.move_str(s, m)) == want:
+                return m
+        if want.isdigit():
+            return self.move_from_id(s, int(want))
+        # not legal: find the tuple it names, to explain why
+        m = self._parse_any(s, text)
+        if m is not None:
+            raise self._illegal(s, m)
+        from ..suggest import did_you_mean
+        names = [self.move_str(s, m) for m in legal]
+        raise IllegalMove(text, f"no such move here{did_you_mean(text, names)}")
+
+    def _parse_any(self, s, text: str):
+        """Parse an action move even when it is not legal (for error messages)."""
+        site = self.sites[s.pending[0]]
+        if site.kind != "act":
+            return None
+        t = text.strip()
+        name, _, rest = t.partition("(")
+        name = name.strip()
+        meta = next((m for m in self.actions if m.name == name), None)
+        if meta is None:
+            return None
+        args = _split_args(rest[:-1] if rest.endswith(")") else rest)
+        if len(args) != len(meta.param_types):
+            return None
+        vals = []
+        for ty, a in zip(meta.param_types, args):
+            v = parse_value(ty, a)
+            if v is _BAD:
+                return None
+            vals.append(v)
+        return (meta.index, *vals)
+
+    def move_id(self, s, move) -> int:
+        if not move:
+            return 0
+        site = self.sites[s.pending[0]]
+        if site.kind == "act":
+            meta = self.actions[move[0]]
+            idx = 0
+            for t, v in zip(meta.param_types, move[1:]):
+                idx = idx * _size(t) + value_index(t, v)
+            return meta.id_offset + idx
+        return site.id_offset + value_index(site.value_type, move[0])
+
+    def move_from_id(self, s, ident: int):
+        for m in self.legal_moves(s):
+            if self.move_id(s, m) == ident:
+                return m
+        raise IllegalMove(str(ident), "no legal move has this id here")
+
+    def _illegal(self, s, move) -> IllegalMove:
+        site = self.sites[s.pending[0]]
+        text = self._safe_str(s, move)
+        if site.kind == "choose":
+            opts = ", ".join(self.move_str(s, m) for m in self.legal_moves(s))
+            return IllegalMove(text, f"not one of the options ({opts})", site.node.span, site.cite)
+        if not move:
+            return IllegalMove(text, "passing is not allowed here: an action must be taken",
+                               site.node.span, site.cite)
+        if not isinstance(move, tuple) or not isinstance(move[0], int) or not 0 <= move[0] < len(self.actions):
+            return IllegalMove(text, "not a move of this game", site.node.span, site.cite)
+        meta = self.actions[move[0]]
+        if meta.name not in site.actions:
+            return IllegalMove(text, f"'{meta.name}' cannot be taken now (here: {', '.join(site.actions)})",
+                               site.node.span, site.cite)
+        if len(move) - 1 != len(meta.param_types):
+            return IllegalMove(text, f"'{meta.name}' takes {len(meta.param_types)} parameters",
+                               meta.info.decl.span, meta.info.cite)
+        try:
+            idx = self._checks[meta.index](s, s.pending[1], *move[1:])
+        except Exception:  # noqa: BLE001 - a malformed value
+            idx = 0
+        if idx >= 0:
+            msg, span, cite = meta.checks[idx]
+            return IllegalMove(text, msg, span, cite)
+        return IllegalMove(text, "you cannot pay the extra cost of this action", site.node.span, site.cite)
+
+    def _safe_str(self, s, move) -> str:
+        try:
+            return self.move_str(s, move)
+        except Exception:  # noqa: BLE001
+            return str(move)
+
+    # ------------------------------------------------------------------ results
+
+    def scores(self, s) -> list[int]:
+        if s.result is None:
+            return [self._score(s, p)[0] for p in range(s.nplayers)]
+        return [r[0] for r in s.result]
+
+    def ranking_keys(self, s) -> list[tuple]:
+        res = s.result or [self._score(s, p) for p in range(s.nplayers)]
+        return [(r[0], *r[1]) for r in res]
+
+    def winners(self, s) -> list[int]:
+        keys = self.ranking_keys(s)
+        best = max(keys)
+        return [p for p, k in enumerate(keys) if k == best]
+
+    # ------------------------------------------------------------------ copies and saves
+
+    def clone(self, s):
+        c = st.State()
+        c.v = self._clone_v(s.v)
+        c.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in s.stack]
+        c.pending = list(s.pending) if s.pending is not None else None
+        c.cache = s.cache
+        c.rng = s.rng
+        c.phase = s.phase
+        c.result = s.result
+        c.nplayers = s.nplayers
+        return c
+
+    def dump(self, s) -> dict:
+        return {"format": "regola-state/1", "game": self.name, "modules": self.modules,
+                "players": s.nplayers, "fingerprint": self.fingerprint, "v": s.v,
+                "stack": s.stack, "pending": s.pending, "rng": s.rng, "phase": s.phase}
+
+    def load(self, data: dict):
+        def bad(why):
+            raise StateError(f"cannot load this state: {why}")
+        if not isinstance(data, dict) or data.get("format") != "regola-state/1":
+            bad("it is not a Regola saved state (format regola-state/1)")
+        if data.get("game") != self.name:
+            bad(f"it is a state of '{data.get('game')}', not '{self.name}'")
+        if data.get("players") != self.num_players:
+            bad(f"it has {data.get('players')} players; this game was loaded for {self.num_players}")
+        if list(data.get("modules", [])) != self.modules:
+            bad(f"it was saved with modules {data.get('modules')}; these are {self.modules}")
+        if data.get("fingerprint") != self.fingerprint:
+            bad("the rules changed since it was saved (fingerprint differs)")
+        v = data.get("v")
+        if not isinstance(v, list) or len(v) != len(self.vars):
+            bad("its variables do not match the rules' layout")
+        stack = data.get("stack")
+        if not isinstance(stack, list) or not all(
+                isinstance(f, list) and len(f) == 4 and isinstance(f[0], int) and 0 <= f[0] < len(self._procs)
+                and isinstance(f[1], int) and 0 <= f[1] < len(self._procs[f[0]]) and isinstance(f[2], dict)
+                for f in stack):
+            bad("its stack of pending rules is malformed")
+        pending = data.get("pending")
+        if pending is not None and not (isinstance(pending, list) and len(pending) == 2
+                                        and isinstance(pending[0], int) and 0 <= pending[0] < len(self.sites)):
+            bad("its pending decision is malformed")
+        s = st.State()
+        s.v = v
+        s.stack = stack
+        s.pending = pending
+        s.rng = int(data.get("rng", 0))
+        s.phase = int(data.get("phase", 0))
+        s.nplayers = self.num_players
+        if s.phase == st.OVER:
+            s.result = [self._score(s, p) for p in range(s.nplayers)]
+        return s
+
+    # ------------------------------------------------------------------ observation
+
+    def observe(self, s, player: Optional[int]) -> dict:
+        """Everything `player` may see or knows (player None: a spectator sees public things)."""
+        from .observe import observe
+        return observe(self, s, player)
+
+
+_BAD = object()
+
+
+def format_value(t, v) -> str:
+    if v is None:
+        return "none"
+    t = T.strip(t) if t is not None else T.ANY
+    if isinstance(t, T.EnumType):
+        return t.values[v]
+    if isinstance(t, T.RecordType):
+        return t.kinds[v]
+    if isinstance(t, T.PlayerType):
+        return f"player({v + 1})"
+    if isinstance(t, T.CellType):
+        r, c = divmod(v, t.grid.cols)
+        return f"({r},{c})"
+    if isinstance(t, (T.AreaType, T.LineType)):
+        return f"{t.name}({v})"
+    if t is T.BOOL:
+        return "true" if v else "false"
+    if isinstance(t, T.ListType):
+        return "[" + ", ".join(format_value(t.elem, x) for x in v) + "]"
+    return str(v)
+
+
+def parse_value(t, text: str):
+    text = text.strip()
+    t = T.strip(t)
+    try:
+        if isinstance(t, T.EnumType):
+            return t.values.index(text)
+        if isinstance(t, T.RecordType):
+            return t.kinds.index(text)
+        if isinstance(t, T.PlayerType):
+            if text.startswith("player(") and text.endswith(")"):
+                return int(text[7:-1]) - 1
+            return _BAD
+        if isinstance(t, T.CellType):
+            r, c = (int(x) for x in text.strip("()").split(","))
+            if 0 <= r < t.grid.rows and 0 <= c < t.grid.cols:
+                return r * t.grid.cols + c
+            return _BAD
+        if isinstance(t, (T.AreaType, T.LineType)):
+            return int(text[len(t.name) + 1:-1])
+        if t is T.BOOL:
+            return {"true": True, "false": False}[text]
+        return int(text)
+    except (ValueError, KeyError, IndexError):
+        return _BAD
+
+
+def value_index(t, v) -> int:
+    t = T.strip(t)
+    if isinstance(t, T.IntRange):
+        return v - t.low
+    if t is T.BOOL:
+        return int(bool(v))
+    return int(v)
+
+
+def _size(t) -> int:
+    t = T.strip(t)
+    if t is T.BOOL:
+        return 2
+    return max(t.size(), 1)
+
+
+def _split_args(text: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur)
+    return out
+
+
+def _norm(text: str) -> str:
+    return "".join(str(text).split())
+
+
+def _copy(x):
+    return x[:] if isinstance(x, list) else x
+
+
+def _default_for(t):
+    if T.is_int(t):
+        return 0
+    if t is T.BOOL:
+        return False
+    return None
+
+
+sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))

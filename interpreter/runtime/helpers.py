@@ -1,0 +1,109 @@
+"""Small functions the generated code calls (kept few: most operations are inlined)."""
+
+from __future__ import annotations
+
+
+class RulesRuntimeError(Exception):
+    """The rules did something impossible while running (a bug in the rules, not a bad move)."""
+
+
+def _it_counts(counts):
+    for k, n in enumerate(counts):
+        for _ in range(n):
+            yield k
+
+
+def _distinct_counts(counts):
+    return [k for k, n in enumerate(counts) if n]
+
+
+def _it_slots(slots):
+    return [x for x in slots if x is not None]
+
+
+def _distinct(values):
+    return list(dict.fromkeys(values))
+
+
+def _count_slots(slots):
+    return len(slots) - slots.count(None)
+
+
+def _cell(r, c, rows, cols):
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise RulesRuntimeError(f"cell({r}, {c}) is outside the grid ({rows} x {cols})")
+    return r * cols + c
+
+
+def _player(k, n):
+    if not 1 <= k <= n:
+        raise RulesRuntimeError(f"player({k}): seats are numbered 1 to {n}")
+    return k - 1
+
+
+HELPERS = {name: obj for name, obj in globals().items()
+           if name.startswith("_") and not name.startswith("__") and callable(obj)}
+HELPERS["RulesRuntimeError"] = RulesRuntimeError
+
+
+class _EndGame(Exception):
+    """Raised by `end game`; the runner unwinds the stack and starts the end of the game."""
+
+
+def _bound_error(name, value, low, high):
+    rng = f"{'' if low is None else low}..{'' if high is None else high}"
+    raise RulesRuntimeError(f"'{name}' would become {value}, outside its declared range {rng}")
+
+
+def _missing(kind, names):
+    raise RulesRuntimeError(f"there is no {names[kind]} there to move")
+
+
+def _remove(seq, kind, names):
+    try:
+        seq.remove(kind)
+    except ValueError:
+        raise RulesRuntimeError(f"there is no {names[kind]} there to move") from None
+
+
+def _empty_slot():
+    raise RulesRuntimeError("that slot is empty: nothing to move")
+
+
+def _occupied():
+    raise RulesRuntimeError("that slot is already occupied")
+
+
+def _compact_known(slots, known):
+    pairs = [(x, k) for x, k in zip(slots, known) if x is not None]
+    n = len(slots)
+    slots[:] = [x for x, _ in pairs] + [None] * (n - len(pairs))
+    known[:] = [k for _, k in pairs] + [0] * (n - len(pairs))
+
+
+def _draw_single(counts):
+    """The only kind left in a stack (no chance needed), or None if there are several."""
+    found = None
+    for k, n in enumerate(counts):
+        if n:
+            if found is not None:
+                return None
+            found = k
+    if found is None:
+        raise RulesRuntimeError("cannot draw from an empty stack")
+    return found
+
+
+class NoOptions(Exception):
+    def __init__(self, site):
+        super().__init__(site)
+        self.site = site
+
+
+def _no_options(site):
+    raise NoOptions(site)
+
+
+HELPERS.update({name: obj for name, obj in list(globals().items())
+                if name.startswith("_") and not name.startswith("__") and callable(obj)})
+HELPERS["RulesRuntimeError"] = RulesRuntimeError

@@ -1,0 +1,88 @@
+"""What one player may see, derived from the declared visibility of every variable.
+
+public zones show their contents; private ones show their contents to their owner and a
+count to everyone else; hidden ones show only a count, except slots a player knows (peeked
+at) or that were revealed. Nothing here is written per game.
+"""
+
+from __future__ import annotations
+
+from .. import types as T
+from . import state as st
+
+
+def observe(game, s, player) -> dict:
+    out = {"game": game.name, "players": s.nplayers,
+           "you": None if player is None else f"player({player + 1})",
+           "over": s.phase == st.OVER}
+    if s.pending is not None:
+        d = game.decision(s)
+        who = d["player"]
+        out["to_move"] = "chance" if who == -1 else f"player({who + 1})"
+        out["decision"] = {k: d[k] for k in ("kind", "prompt", "cite") if d.get(k)}
+    glob, per = {}, [dict() for _ in range(s.nplayers)]
+    for vs in game.vars:
+        if vs.kind == "known":
+            continue
+        known = s.v[vs.known_slot] if vs.known_slot >= 0 else None
+        if vs.per_player:
+            for p in range(s.nplayers):
+                kn = known[p] if known is not None else None
+                per[p][vs.name] = _view(vs, s.v[vs.slot][p], player, owner=p, known=kn)
+        else:
+            glob[vs.name] = _view(vs, s.v[vs.slot], player, owner=None, known=known)
+    out["state"] = glob
+    out["player_state"] = {f"player({p + 1})": per[p] for p in range(s.nplayers)}
+    if s.phase == st.OVER:
+        out["scores"] = {f"player({p + 1})": sc for p, sc in enumerate(game.scores(s))}
+    return out
+
+
+def _fmt(t, v):
+    from .game import format_value
+    return format_value(t, v) if v is not None else None
+
+
+def _view(vs, value, viewer, owner, known):
+    t = vs.type
+    if vs.kind == "scalar":
+        return value if T.is_int(t) or t is T.BOOL else _fmt(t, value)
+    if vs.kind == "map":
+        return {_fmt(t.key, k): (x if T.is_int(t.value) or t.value is T.BOOL else _fmt(t.value, x))
+                for k, x in enumerate(value)}
+    if vs.kind == "grid":
+        g = vs.grid
+        return {_cell(g, c): g.record.kinds[k] for c, k in enumerate(value) if k is not None}
+    if vs.kind == "cell_attr":
+        g = vs.grid
+        return {_cell(g, c): (x if T.is_int(t) or t is T.BOOL else _fmt(t, x))
+                for c, x in enumerate(value) if x is not None}
+    # zones
+    sees = vs.visibility == "public" or (vs.visibility == "private" and viewer is not None and viewer == owner)
+    rec = t.elem
+    if t.counted:
+        total = sum(value)
+        if sees:
+            return {"count": total, "contents": {rec.kinds[k]: n for k, n in enumerate(value) if n}}
+        return {"count": total}
+    if t.slotted:
+        keyfmt = (lambda i: str(i)) if t.zone == "row" else (lambda i: _fmt(t.key, i))
+        slots = {}
+        for i, k in enumerate(value):
+            if k is None:
+                slots[keyfmt(i)] = None
+            elif sees:
+                slots[keyfmt(i)] = rec.kinds[k]
+            elif known is not None and (known[i] == -1 or (viewer is not None and known[i] >> viewer & 1)):
+                slots[keyfmt(i)] = rec.kinds[k]
+            else:
+                slots[keyfmt(i)] = "hidden"
+        return slots
+    if sees:
+        return [rec.kinds[k] for k in value]
+    return {"count": len(value)}
+
+
+def _cell(g, c):
+    r, col = divmod(c, g.cols)
+    return f"({r},{col})"

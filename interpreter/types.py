@@ -1,0 +1,291 @@
+"""Static types of the language, used by the checker and the compiler.
+
+Every runtime value is plain Python data: int, bool, None, str, list. Enumerated values
+(enum values, component kinds, players, cells, areas, lines) are ints indexing static
+tables; `none` is None.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+
+class Type:
+    finite = False          # values can be numbered statically (action spaces)
+
+    def __str__(self) -> str:
+        return self.name
+
+    def size(self) -> int:
+        raise TypeError(f"{self} has no static size")
+
+
+@dataclass(frozen=True)
+class _Simple(Type):
+    name: str
+
+    def __str__(self):
+        return self.name
+
+
+INT = _Simple("int")
+BOOL = _Simple("bool")
+STR = _Simple("string")
+NONE = _Simple("none")
+ANY = _Simple("any")          # after an error: accepted everywhere, reported once
+
+
+@dataclass(eq=False)
+class EnumType(Type):
+    name: str
+    values: list[str]
+    finite = True
+
+    def size(self):
+        return len(self.values)
+
+
+@dataclass(eq=False)
+class RecordType(Type):
+    """A record schema; its components are the values of KindType(record)."""
+    name: str
+    fields: dict[str, Type] = field(default_factory=dict)
+    kinds: list[str] = field(default_factory=list)
+    copies: list[int] = field(default_factory=list)
+    data: dict[str, list] = field(default_factory=dict)     # field -> value per kind
+    finite = True
+
+    def size(self):
+        return len(self.kinds)
+
+
+@dataclass(eq=False)
+class PlayerType(Type):
+    name: str = "Player"
+    finite = True
+    max_players: int = 0
+
+    def size(self):
+        return self.max_players
+
+
+PLAYER = PlayerType()
+
+
+@dataclass(eq=False)
+class GridInfo:
+    name: str
+    record: RecordType
+    rows: int = 0
+    cols: int = 0
+    lines: dict[str, "LineType"] = field(default_factory=dict)
+    areas: dict[str, "AreaType"] = field(default_factory=dict)
+    cell_attrs: dict[str, Type] = field(default_factory=dict)
+    # static geometry, filled by the checker
+    adjacent: list[list[int]] = field(default_factory=list)
+    cell_type: Optional["CellType"] = None
+
+    @property
+    def ncells(self):
+        return self.rows * self.cols
+
+
+@dataclass(eq=False)
+class CellType(Type):
+    grid: GridInfo
+    name: str = "Cell"
+    finite = True
+
+    def size(self):
+        return self.grid.ncells
+
+
+@dataclass(eq=False)
+class LineType(Type):
+    """Boundary lines of one declared kind (e.g. every `street`)."""
+    name: str
+    grid: GridInfo
+    axis: str = "row"
+    positions: list[int] = field(default_factory=list)   # line i lies after row/col positions[i]
+    beside: list[list[int]] = field(default_factory=list)  # cells next to line i
+    finite = True
+
+    def size(self):
+        return len(self.positions)
+
+
+@dataclass(eq=False)
+class AreaType(Type):
+    name: str
+    grid: GridInfo
+    bounds: list[str] = field(default_factory=list)
+    cells: list[list[int]] = field(default_factory=list)  # cells of area i
+    of_cell: list[int] = field(default_factory=list)      # area index of each cell
+    finite = True
+
+    def size(self):
+        return len(self.cells)
+
+
+@dataclass(frozen=True)
+class IntRange(Type):
+    """An int known to lie in low..high (action parameters need finite domains)."""
+    low: int
+    high: int
+    finite = True
+
+    @property
+    def name(self):
+        return f"int {self.low}..{self.high}"
+
+    def size(self):
+        return self.high - self.low + 1
+
+
+@dataclass(frozen=True)
+class ListType(Type):
+    elem: Type
+
+    @property
+    def name(self):
+        return f"list of {self.elem}"
+
+
+@dataclass(frozen=True)
+class OptType(Type):
+    inner: Type
+
+    @property
+    def name(self):
+        return f"{self.inner} or none"
+
+
+@dataclass(frozen=True)
+class MapType(Type):
+    key: Type
+    value: Type
+
+    @property
+    def name(self):
+        return f"map {self.key} to {self.value}"
+
+
+@dataclass(frozen=True)
+class ZoneType(Type):
+    zone: str                  # stack | pile | sequence | row | slots
+    elem: RecordType
+    size_: int = 0             # slots of a row
+    key: Optional[Type] = None
+
+    @property
+    def name(self):
+        if self.zone == "row":
+            return f"row of {self.size_} {self.elem}"
+        if self.zone == "slots":
+            return f"slots of {self.elem} by {self.key}"
+        return f"{self.zone} of {self.elem}"
+
+    @property
+    def slotted(self):
+        return self.zone in ("row", "slots")
+
+    @property
+    def counted(self):
+        return self.zone in ("stack", "pile")
+
+
+@dataclass(frozen=True)
+class GridType(Type):
+    grid: GridInfo
+
+    @property
+    def name(self):
+        return f"grid {self.grid.name}"
+
+
+@dataclass(frozen=True)
+class TypeRef(Type):
+    """A type named in expression position: `Tile`, `Family`, `district`."""
+    target: Type
+
+    @property
+    def name(self):
+        return f"type {self.target}"
+
+
+def strip(t: Type) -> Type:
+    """The type without `or none`."""
+    while isinstance(t, OptType):
+        t = t.inner
+    return t
+
+
+def is_int(t: Type) -> bool:
+    t = strip(t)
+    return t is INT or isinstance(t, IntRange) or t is ANY
+
+
+def is_indexed(t: Type) -> bool:
+    """Values numbered 0..n-1 with a static table (finite, not int ranges or bools)."""
+    return isinstance(strip(t), (EnumType, RecordType, PlayerType, CellType, LineType, AreaType))
+
+
+def elem_type(t: Type) -> Optional[Type]:
+    """The type of the elements when iterating `t`, or None if it is not iterable."""
+    t = strip(t)
+    if t is ANY:
+        return ANY
+    if isinstance(t, ListType):
+        return t.elem
+    if isinstance(t, ZoneType):
+        return t.elem
+    if isinstance(t, TypeRef):
+        tgt = t.target
+        if isinstance(tgt, (EnumType, RecordType, LineType, AreaType, PlayerType)):
+            return tgt
+    return None
+
+
+def assignable(src: Type, dst: Type) -> bool:
+    """Can a value of type src be used where dst is expected?"""
+    if src is ANY or dst is ANY:
+        return True
+    if src is NONE:
+        return isinstance(dst, OptType)
+    if isinstance(dst, OptType):
+        return assignable(strip(src), dst.inner)
+    if isinstance(src, OptType):
+        # a value that may be none is accepted where a value is needed; using none there
+        # is a run-time error with the rule's position (no flow analysis of '!= none' tests)
+        return assignable(src.inner, dst)
+    if is_int(dst) and is_int(src):
+        return True
+    if isinstance(dst, ListType) and isinstance(src, ListType):
+        return src.elem is ANY or assignable(src.elem, dst.elem)
+    return same(src, dst)
+
+
+def same(a: Type, b: Type) -> bool:
+    if a is b:
+        return True
+    if is_int(a) and is_int(b):
+        return True
+    if isinstance(a, ListType) and isinstance(b, ListType):
+        return same(a.elem, b.elem)
+    if isinstance(a, OptType) and isinstance(b, OptType):
+        return same(a.inner, b.inner)
+    if isinstance(a, PlayerType) and isinstance(b, PlayerType):
+        return True
+    if isinstance(a, CellType) and isinstance(b, CellType):
+        return a.grid is b.grid
+    return a == b if isinstance(a, (ListType, OptType, MapType, IntRange)) else False
+
+
+def comparable(a: Type, b: Type) -> bool:
+    """May a == b be written?"""
+    if a is ANY or b is ANY:
+        return True
+    if a is NONE or b is NONE:
+        return True
+    return same(strip(a), strip(b))
