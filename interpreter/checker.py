@@ -90,6 +90,21 @@ class Checker:
         self._static = None                         # StaticEvaluator, made on first use
         T.PLAYER.max_players = composed.players or src.max_players
 
+    @classmethod
+    def for_program(cls, prog: CheckedProgram) -> "Checker":
+        """A checker over an already checked program, to check new snippets against it."""
+        c = cls.__new__(cls)
+        c.composed = None
+        c.diags = []
+        c.p = prog
+        c._const_decls = {}
+        c._const_state = {name: "done" for name in prog.consts}
+        c._tables = {}
+        c._table_state = {name: "done" for name in prog.records}
+        c._grid_decls = {}
+        c._static = None
+        return c
+
     # ------------------------------------------------------------------ driver
 
     PASSES = ("declare", "resolve_types", "components", "grids", "variables", "bodies",

@@ -66,4 +66,6 @@ def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]
         raise RulesError(res.diagnostics, res.source.sources)
     n = players if players is not None else res.source.max_players
     compiled = ProgramCompiler(res.program, n).compile()
-    return Game(compiled, res.source.name, res.program.modules, res.source.paths)
+    game = Game(compiled, res.source.name, res.program.modules, res.source.paths)
+    game.requested_modules = list(modules)
+    return game

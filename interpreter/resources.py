@@ -9,14 +9,15 @@ _HERE = Path(__file__).resolve().parent
 
 
 def _package_dir(package: str, checkout_dir: str) -> Path:
+    """The checkout's directory when running from source, else the installed package data."""
     local = _HERE.parent / checkout_dir
-    if local.is_dir():
+    if (_HERE.parent / "grammar" / "regola.lark").is_file() and local.is_dir():
         return local
-    try:
-        from importlib.resources import files
-        return Path(str(files(package)))
-    except (ModuleNotFoundError, TypeError):
-        return local
+    import importlib.util
+    spec = importlib.util.find_spec(package)
+    if spec is not None and spec.submodule_search_locations:
+        return Path(list(spec.submodule_search_locations)[0])
+    return local
 
 
 def grammar_path() -> Path:

@@ -46,6 +46,8 @@ def _fmt(t, v):
 def _view(vs, value, viewer, owner, known):
     t = vs.type
     if vs.kind == "scalar":
+        if isinstance(t, T.ListType):
+            return [x if T.is_int(t.elem) or t.elem is T.BOOL else _fmt(t.elem, x) for x in value]
         return value if T.is_int(t) or t is T.BOOL else _fmt(t, value)
     if vs.kind == "map":
         return {_fmt(t.key, k): (x if T.is_int(t.value) or t.value is T.BOOL else _fmt(t.value, x))

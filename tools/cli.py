@@ -1,0 +1,317 @@
+"""The `regola` command: check, simulate, play, replay, test, info."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from interpreter.compose import ModuleSelectionError
+from interpreter.diagnostics import RulesError, render_all
+
+
+def _split(values) -> list[str]:
+    out = []
+    for v in values or []:
+        out.extend(x.strip() for x in v.split(",") if x.strip())
+    return out
+
+
+# --------------------------------------------------------------------- check
+
+def cmd_check(args) -> int:
+    from interpreter.checker import check
+    from interpreter.compose import compose, read_game, select_modules
+    from interpreter.resources import find_rules
+    seen, diags_all, sources_all = set(), [], []
+    errors = 0
+    targets = []
+    for spec in args.files:
+        try:
+            path = find_rules(spec)
+        except FileNotFoundError as e:
+            print(f"regola check: {e}", file=sys.stderr)
+            errors += 1
+            continue
+        game_dir = path if path.is_dir() else path.parent
+        only_module = None
+        if path.is_file():
+            try:
+                head = path.read_text(encoding="utf-8").lstrip()
+            except OSError as e:
+                print(f"regola check: {path}: {e.strerror}", file=sys.stderr)
+                errors += 1
+                continue
+            if not _declares_module(head):
+                game_dir = path           # a single game file
+            else:
+                only_module = path
+        targets.append((game_dir, only_module))
+    checked = 0
+    for game_dir, only_module in dict.fromkeys(targets):
+        try:
+            src = read_game(game_dir)
+        except RulesError as e:
+            for d in e.diagnostics:
+                key = (d.code, str(d.span), d.message)
+                if key not in seen:
+                    seen.add(key)
+                    diags_all.append(d)
+            sources_all.append(e.sources)
+            continue
+        except FileNotFoundError as e:
+            print(f"regola check: {e}", file=sys.stderr)
+            errors += 1
+            continue
+        # the base at every player count (automatic modules follow it), plus each optional module
+        configs = [(n, []) for n in range(src.min_players, src.max_players + 1)]
+        for name, m in src.modules.items():
+            if not m.automatic and (only_module is None or Path(m.path).resolve() == Path(only_module).resolve()):
+                configs.append((src.max_players, [*m.requires, name]))
+        for players, mods in configs:
+            try:
+                selected = select_modules(src, players, mods)
+            except ModuleSelectionError as e:
+                print(f"regola check: {e}", file=sys.stderr)
+                errors += 1
+                continue
+            except RulesError as e:
+                selected = None
+                for d in e.diagnostics:
+                    key = (d.code, str(d.span), d.message)
+                    if key not in seen:
+                        seen.add(key)
+                        diags_all.append(d)
+                continue
+            prog, diags = check(compose(src, selected, players))
+            checked += 1
+            for d in diags:
+                key = (d.code, str(d.span), d.message)
+                if key not in seen:
+                    seen.add(key)
+                    diags_all.append(d)
+        sources_all.append(src.sources)
+    from interpreter.diagnostics import SourceMap
+    sm = SourceMap()
+    for s in sources_all:
+        if s is not None:
+            sm.files.update(s.files)
+    if diags_all:
+        print(render_all(diags_all, sm))
+    n_err = sum(d.is_error for d in diags_all) + errors
+    n_warn = sum(not d.is_error for d in diags_all)
+    if not args.quiet:
+        print(f"{checked} configuration{'s' if checked != 1 else ''} checked: "
+              f"{n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}",
+              file=sys.stderr)
+    return 1 if n_err else 0
+
+
+def _declares_module(text: str) -> bool:
+    for line in text.splitlines():
+        s = line.strip()
+        if not s or s.startswith("#"):
+            continue
+        return s.startswith("module ")
+    return False
+
+
+# --------------------------------------------------------------------- simulate
+
+def cmd_simulate(args) -> int:
+    from .simulate import simulate
+    from interpreter.loader import load_game
+    import time
+    modules = _split(args.with_)
+    bots = _split(args.bots) or ["random"]
+    t0 = time.perf_counter()
+    game = load_game(args.rules, modules=modules, players=args.players)
+    t_load = time.perf_counter() - t0
+    stats = simulate(args.rules, args.players, args.games, seed=args.seed, modules=modules, bots=bots,
+                     log_dir=args.log, jobs=args.jobs, progress=sys.stderr.isatty() and not args.json)
+    stats.load_seconds += t_load
+    d = stats.as_dict(args.rules, game.modules, bots, args.seed)
+    if args.json:
+        print(json.dumps(d, indent=2))
+        return 0
+    print(f"{game.title}: {d['players']} players, {d['games']} games, seed {args.seed}, "
+          f"bots {', '.join(bots)}" + (f", modules {', '.join(game.modules)}" if game.modules else ""))
+    print(f"{'player':>8} {'mean score':>12} {'win rate':>10}")
+    for p in range(d["players"]):
+        print(f"{p + 1:>8} {d['mean_score'][p]:>12.2f} {d['win_rate'][p] * 100:>9.1f}%")
+    print(f"mean game length: {d['mean_moves']:.1f} moves")
+    print(f"speed: {d['games_per_second']:.1f} games/s, start-up included "
+          f"({stats.load_seconds:.2f} s to load, {d['games_per_second_excluding_load']:.1f} games/s after)")
+    if args.log:
+        print(f"logs: {args.log}/")
+    return 0
+
+
+# --------------------------------------------------------------------- play
+
+def cmd_play(args) -> int:
+    from .play import PlaySession, resume
+    if args.resume:
+        return resume(args.resume).run()
+    if not args.rules:
+        print("regola play: give RULES, or --resume FILE", file=sys.stderr)
+        return 2
+    from interpreter.loader import load_game
+    game = load_game(args.rules, modules=_split(args.with_), players=args.players)
+    humans = [int(h) - 1 for h in _split(args.human)]
+    for h in humans:
+        if not 0 <= h < game.num_players:
+            print(f"regola play: --human {h + 1}: seats are 1 to {game.num_players}", file=sys.stderr)
+            return 2
+    bots = _split(args.bots) or ["random"]
+    session = PlaySession(game, args.rules, humans, bots, args.seed, save_path=args.save)
+    return session.run()
+
+
+# --------------------------------------------------------------------- replay
+
+def cmd_replay(args) -> int:
+    from .match import ReplayError, replay
+    try:
+        game, s, log = replay(args.log, forced=args.forced)
+    except ReplayError as e:
+        print(f"regola replay: {e}", file=sys.stderr)
+        return 1
+    moves = sum(1 for e in log.entries if e["type"] == "move")
+    chance = sum(1 for e in log.entries if e["type"] == "chance")
+    scores = game.scores(s)
+    if args.json:
+        print(json.dumps({"ok": True, "moves": moves, "chance": chance, "scores": scores,
+                          "winners": [w + 1 for w in game.winners(s)] if game.is_terminal(s) else None}))
+        return 0
+    status = "finished" if game.is_terminal(s) else "not finished"
+    print(f"{args.log}: {moves} moves and {chance} chance outcomes verified; game {status}")
+    print("scores: " + ", ".join(f"player({p + 1}) {sc}" for p, sc in enumerate(scores)))
+    if game.is_terminal(s):
+        print("winner: " + ", ".join(f"player({w + 1})" for w in game.winners(s)))
+    return 0
+
+
+# --------------------------------------------------------------------- test
+
+def cmd_test(args) -> int:
+    from .scenarios import collect, run_scenario
+    paths = args.paths or ["tests/scenarios"]
+    files = collect(paths)
+    if not files:
+        print("regola test: no scenario files (*.yaml) found", file=sys.stderr)
+        return 1
+    failed = passed = 0
+    for f in files:
+        for sc in f:
+            res = run_scenario(sc)
+            if res.ok:
+                passed += 1
+                if args.verbose:
+                    print(f"ok    {sc.where}: {sc.name}")
+            else:
+                failed += 1
+                print(f"FAIL  {sc.where}: {sc.name}\n{res.message}\n")
+    print(f"{passed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+# --------------------------------------------------------------------- info
+
+def cmd_info(args) -> int:
+    from interpreter.compose import read_game
+    from interpreter.resources import bundled_games, find_rules
+    if not args.rules:
+        for name in bundled_games():
+            src = read_game(find_rules(name))
+            print(f"{name}: {src.title}, {src.min_players}-{src.max_players} players, "
+                  f"modules: {', '.join(sorted(src.modules)) or 'none'}")
+        return 0
+    src = read_game(find_rules(args.rules))
+    print(f"{src.title} ({src.name}): {src.min_players}-{src.max_players} players")
+    for name, m in sorted(src.modules.items()):
+        how = "automatic" if m.automatic else f"--with {name}"
+        print(f"  module {name}: {m.title} ({how})")
+    return 0
+
+
+# --------------------------------------------------------------------- main
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="regola", description="Regola: board game rules, checked and run.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("check", help="check rules files; exit 1 on any error")
+    c.add_argument("files", nargs="+", help="rules files, game directories or bundled game names")
+    c.add_argument("-q", "--quiet", action="store_true")
+    c.set_defaults(func=cmd_check)
+
+    s = sub.add_parser("simulate", help="play many games with bots and report statistics")
+    s.add_argument("rules", help="a bundled game (e.g. lungarno) or a path")
+    s.add_argument("--players", type=int, default=None)
+    s.add_argument("--games", type=int, default=100)
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
+    s.add_argument("--bots", action="append", help="bots, one for all or one per player (random, first, greedy)")
+    s.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
+    s.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    s.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    s.set_defaults(func=cmd_simulate)
+
+    pl = sub.add_parser("play", help="play in the terminal against bots")
+    pl.add_argument("rules", nargs="?")
+    pl.add_argument("--players", type=int, default=None)
+    pl.add_argument("--human", action="append", default=None, help="seat(s) played by a person (default 1)")
+    pl.add_argument("--bots", action="append")
+    pl.add_argument("--with", dest="with_", action="append")
+    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--save", metavar="FILE", help="where 'save' writes (default regola-save.json)")
+    pl.add_argument("--resume", metavar="FILE", help="continue a saved game")
+    pl.set_defaults(func=cmd_play)
+
+    r = sub.add_parser("replay", help="re-run a game log, verifying every move and chance outcome")
+    r.add_argument("log")
+    r.add_argument("--forced", action="store_true", help="accept chance outcomes the seed would not draw")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_replay)
+
+    t = sub.add_parser("test", help="run scenario files (YAML)")
+    t.add_argument("paths", nargs="*")
+    t.add_argument("-v", "--verbose", action="store_true")
+    t.set_defaults(func=cmd_test)
+
+    i = sub.add_parser("info", help="list bundled games, or a game's modules")
+    i.add_argument("rules", nargs="?")
+    i.set_defaults(func=cmd_info)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "human", "unset") is None:
+        args.human = ["1"]
+    try:
+        return args.func(args)
+    except RulesError as e:
+        print(render_all(e.diagnostics, e.sources), file=sys.stderr)
+        return 1
+    except (ModuleSelectionError, FileNotFoundError, ValueError) as e:
+        print(f"regola {args.command}: {e}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        os._exit(0)
+    except Exception as e:  # noqa: BLE001 - last resort: a clear message, not a traceback
+        from interpreter.runtime.helpers import RulesRuntimeError
+        from interpreter.runtime.game import StateError
+        if isinstance(e, (RulesRuntimeError, StateError)):
+            print(f"regola {args.command}: {e}", file=sys.stderr)
+            return 1
+        raise
+
+
+if __name__ == "__main__":
+    sys.exit(main())

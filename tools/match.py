@@ -1,0 +1,127 @@
+"""Play one game with agents, optionally recording a log; replay a log and verify it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from interpreter.loader import load_game
+
+from . import logs
+from .agents import make_agent
+
+
+class GameDidNotEnd(Exception):
+    pass
+
+
+@dataclass
+class Result:
+    scores: list[int]
+    winners: list[int]
+    moves: int            # decisions taken by players
+    log: logs.Log | None = None
+
+
+def play(game, agents, seed: int, rules: str = "", record: bool = False, max_moves: int = 100_000) -> Result:
+    """Play to the end. Chance is drawn from the state's seeded generator."""
+    s = game.new_initial_state(seed)
+    log = logs.Log(logs.header(game, rules or game.name, seed, [a.name for a in agents])) if record else None
+    moves = 0
+    legal_moves, apply, sample, apply_chance = game.legal_moves, game.apply, game.sample_chance, game.apply_chance
+    while s.pending is not None:
+        who = s.pending[1]
+        if who == -1:
+            o = sample(s)
+            if log is not None:
+                log.entries.append({"type": "chance", "outcome": game.outcome_str(s, o)})
+            apply_chance(s, o)
+            continue
+        ms = legal_moves(s)
+        m = agents[who].choose(game, s, ms)
+        if log is not None:
+            log.entries.append({"type": "move", "player": who + 1, "move": game.move_str(s, m),
+                                "id": game.move_id(s, m)})
+        apply(s, m)
+        moves += 1
+        if moves > max_moves:
+            raise GameDidNotEnd(f"seed {seed}: no end after {max_moves} moves")
+    scores = game.scores(s)
+    winners = game.winners(s)
+    if log is not None:
+        log.end = {"type": "end", "scores": scores, "winners": [w + 1 for w in winners], "moves": moves}
+    return Result(scores, winners, moves, log)
+
+
+def agents_for(game, names: list[str], seed: int):
+    n = game.num_players
+    names = list(names) or ["random"]
+    if len(names) == 1:
+        names = names * n
+    if len(names) != n:
+        raise ValueError(f"give one bot, or one per player ({n}), not {len(names)}")
+    return [make_agent(name, seed * 1_000_003 + 7919 * i + 1) for i, name in enumerate(names)]
+
+
+class ReplayError(Exception):
+    pass
+
+
+def replay(path, forced: bool = False):
+    """Re-run a log: every move must be legal and every chance outcome possible (and, unless
+    `forced`, the one the seed draws). Returns (game, final state, log)."""
+    log = logs.read(path)
+    h = log.header
+    try:
+        game = load_game(h["rules"], modules=_explicit_modules(h), players=int(h["players"]))
+    except Exception as e:  # noqa: BLE001
+        raise ReplayError(f"{path}: cannot load the rules of this log ({h['rules']}): {e}") from None
+    if h.get("fingerprint") and h["fingerprint"] != game.fingerprint:
+        raise ReplayError(f"{path}: the rules changed since this log was written (fingerprint "
+                          f"{h['fingerprint']} != {game.fingerprint})")
+    s = game.new_initial_state(int(h["seed"]))
+    for e in log.entries:
+        where = f"{path}:{e['_line']}"
+        if s.pending is None:
+            raise ReplayError(f"{where}: the game is already over, but the log goes on")
+        if e["type"] == "chance":
+            if not game.is_chance(s):
+                raise ReplayError(f"{where}: the log has a chance outcome, but player "
+                                  f"{s.pending[1] + 1} is to move")
+            expected = game.sample_chance(s)
+            try:
+                o = game.parse_outcome(s, str(e.get("outcome")))
+            except Exception as ex:  # noqa: BLE001
+                raise ReplayError(f"{where}: {ex}") from None
+            if o != expected and not forced:
+                raise ReplayError(f"{where}: chance outcome {e.get('outcome')!r} is not what seed {h['seed']} "
+                                  f"draws ({game.outcome_str(s, expected)!r}); use --forced to accept "
+                                  f"the log's outcomes")
+            try:
+                game.apply_chance(s, o)
+            except Exception as ex:  # noqa: BLE001
+                raise ReplayError(f"{where}: {ex}") from None
+            continue
+        if game.is_chance(s):
+            raise ReplayError(f"{where}: the log has a move, but a chance event comes first")
+        who = s.pending[1] + 1
+        if e.get("player") != who:
+            raise ReplayError(f"{where}: the log says player {e.get('player')} moves, but it is player {who}")
+        try:
+            m = game.parse_move(s, str(e.get("move")))
+        except Exception as ex:  # noqa: BLE001
+            raise ReplayError(f"{where}: {ex}") from None
+        if "id" in e and e["id"] != game.move_id(s, m):
+            raise ReplayError(f"{where}: move {e['move']!r} has id {game.move_id(s, m)}, the log says {e['id']}")
+        game.apply(s, m)
+    if log.end is not None:
+        where = f"{path}:{log.end['_line']}"
+        if s.pending is not None:
+            raise ReplayError(f"{where}: the log ends, but the game is not over")
+        if log.end.get("scores") != game.scores(s):
+            raise ReplayError(f"{where}: final scores {game.scores(s)} differ from the log's {log.end.get('scores')}")
+    return game, s, log
+
+
+def _explicit_modules(h) -> list[str]:
+    """Modules chosen with --with (automatic ones are re-derived from the player count)."""
+    return list(h.get("with", []))

@@ -1,0 +1,300 @@
+"""Scenario tests: YAML files that set up a position, play moves and check expectations
+written in the rules language.
+
+    rules: lungarno            # defaults for every scenario of the file
+    players: 3
+    scenarios:
+      - name: buying the middle tile costs one florin
+        seed: 4
+        with: []
+        position:                      # statements run after setup
+          - player(1).florins = 10
+        steps:
+          - move: buy_tile(1)          # a canonical move string (or a list of them)
+          - chance: shop               # force the next chance outcome
+          - expect: player(1).florins == 9
+          - illegal: buy_tile(7)
+            because: "must be one of"  # part of the refusal message, rule name or position
+          - to_move: 2                 # a seat, 'chance' or 'over'
+          - legal_includes: [pass]
+          - run: player(2).florins += 1
+
+A step that is not `chance:` first resolves any pending chance events from the seed.
+A failing expectation prints the expression, the values of its two sides and the line.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ruamel.yaml import YAML
+from ruamel.yaml.error import YAMLError
+
+from interpreter.diagnostics import RulesError, render_all
+from interpreter.loader import load_game
+from interpreter.runtime.game import IllegalMove
+from interpreter.runtime.helpers import RulesRuntimeError
+from interpreter.snippets import SnippetCompiler
+
+STEP_KEYS = ("move", "chance", "expect", "illegal", "to_move", "legal", "legal_includes", "legal_excludes",
+             "run")
+
+
+class ScenarioError(Exception):
+    pass
+
+
+@dataclass
+class Scenario:
+    name: str
+    path: str
+    line: int
+    rules: str
+    players: int | None
+    seed: int
+    modules: list[str]
+    position: list                    # [(text, (file, line, col))]
+    steps: list                       # [(kind, value, extra, (file, line, col))]
+    text: str = ""
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass
+class Outcome:
+    ok: bool
+    message: str = ""
+    checks: int = 0
+
+
+def _pos(node, key_or_index, path):
+    """(file, line, col) of a mapping value or sequence item, 1-based, inside quotes."""
+    try:
+        line, col = node.lc.value(key_or_index) if isinstance(key_or_index, str) else node.lc.item(key_or_index)
+    except Exception:  # noqa: BLE001
+        line, col = node.lc.line, node.lc.col
+    return (path, line + 1, col + 1)
+
+
+def _scalar_pos(parent, key, path, text_src: list[str]):
+    f, line, col = _pos(parent, key, path)
+    src = text_src[line - 1] if 0 < line <= len(text_src) else ""
+    if col - 1 < len(src) and src[col - 1] in "\"'":
+        col += 1
+    return (f, line, col)
+
+
+def load_file(path) -> list[Scenario]:
+    path = str(path)
+    yaml = YAML(typ="rt")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+        data = yaml.load(io.StringIO(text))
+    except OSError as e:
+        raise ScenarioError(f"{path}: cannot read: {e.strerror}") from None
+    except YAMLError as e:
+        raise ScenarioError(f"{path}: not valid YAML: {e}") from None
+    lines = text.splitlines()
+    if not isinstance(data, dict):
+        raise ScenarioError(f"{path}: a scenario file is a mapping (with 'steps', or 'scenarios')")
+    defaults = {k: data.get(k) for k in ("rules", "players", "seed", "with")}
+    items = data.get("scenarios")
+    if items is None:
+        items = [data]
+        nodes = [(data, 1)]
+    else:
+        if not isinstance(items, list):
+            raise ScenarioError(f"{path}: 'scenarios' must be a list")
+        nodes = [(it, _pos(items, i, path)[1]) for i, it in enumerate(items)]
+    out = []
+    for sc, line in nodes:
+        if not isinstance(sc, dict):
+            raise ScenarioError(f"{path}:{line}: each scenario is a mapping")
+        get = lambda k: sc.get(k, defaults.get(k))  # noqa: E731
+        rules = get("rules")
+        if not rules:
+            raise ScenarioError(f"{path}:{line}: no 'rules' given")
+        pos = []
+        position = sc.get("position") or []
+        if not isinstance(position, list):
+            raise ScenarioError(f"{path}:{line}: 'position' is a list of statements")
+        for i, stmt in enumerate(position):
+            pos.append((str(stmt), _scalar_pos(position, i, path, lines)))
+        steps = []
+        for i, st in enumerate(sc.get("steps") or []):
+            where = _pos(sc["steps"], i, path)
+            if not isinstance(st, dict):
+                raise ScenarioError(f"{where[0]}:{where[1]}: a step is a mapping such as 'move: ...' or 'expect: ...'")
+            kinds = [k for k in st if k in STEP_KEYS]
+            unknown = [k for k in st if k not in STEP_KEYS and k != "because"]
+            if unknown or len(kinds) != 1:
+                raise ScenarioError(f"{where[0]}:{where[1]}: a step has exactly one of {', '.join(STEP_KEYS)}"
+                                    + (f" (unknown: {', '.join(map(str, unknown))})" if unknown else ""))
+            k = kinds[0]
+            val = st[k]
+            if k in ("expect", "move", "run") and isinstance(val, list):
+                for j, v in enumerate(val):
+                    steps.append((k, str(v), None, _scalar_pos(val, j, path, lines)))
+            else:
+                steps.append((k, val, st.get("because"), _scalar_pos(st, k, path, lines)))
+        mods = get("with") or []
+        if isinstance(mods, str):
+            mods = [m.strip() for m in mods.split(",") if m.strip()]
+        out.append(Scenario(str(sc.get("name") or f"scenario at line {line}"), path, line, str(rules),
+                            get("players"), int(get("seed") or 0), list(mods), pos, steps))
+    return out
+
+
+def collect(paths) -> list[list[Scenario]]:
+    files = []
+    for p in paths:
+        p = Path(p)
+        if p.is_dir():
+            files.extend(sorted(p.rglob("*.yaml")))
+        else:
+            files.append(p)
+    return [load_file(f) for f in files]
+
+
+def run_scenario(sc: Scenario) -> Outcome:
+    try:
+        return _run(sc)
+    except ScenarioError as e:
+        return Outcome(False, str(e))
+    except RulesError as e:
+        return Outcome(False, render_all(e.diagnostics, _yaml_sources(e, sc)))
+
+
+def _yaml_sources(e, sc):
+    from interpreter.diagnostics import SourceMap
+    sm = e.sources or SourceMap()
+    try:
+        sm.add(sc.path, Path(sc.path).read_text(encoding="utf-8"))
+    except OSError:
+        pass
+    return sm
+
+
+def _run(sc: Scenario) -> Outcome:
+    game = load_game(sc.rules, modules=sc.modules, players=sc.players)
+    snip = SnippetCompiler(game)
+    s = game.new_initial_state(sc.seed)
+    _settle(game, s)
+    if sc.position:
+        snip.statements([t for t, _ in sc.position], [o for _, o in sc.position])(s)
+    checks = 0
+    for kind, val, because, origin in sc.steps:
+        where = f"{origin[0]}:{origin[1]}"
+        if kind != "chance":
+            _settle(game, s)
+        if kind == "move":
+            moves = val if isinstance(val, list) else [val]
+            for mv in moves:
+                _settle(game, s)
+                try:
+                    game.apply(s, str(mv))
+                except IllegalMove as e:
+                    return Outcome(False, f"{where}: move {mv!r} was refused: {e}")
+                except RulesRuntimeError as e:
+                    return Outcome(False, f"{where}: the rules failed while playing {mv!r}: {e}")
+        elif kind == "chance":
+            if not game.is_chance(s):
+                return Outcome(False, f"{where}: 'chance: {val}' but no chance event is pending "
+                                      f"({_who(game, s)})")
+            try:
+                game.sample_chance(s)              # keep the generator in step with an unforced game
+                game.apply_chance(s, str(val))
+            except IllegalMove as e:
+                return Outcome(False, f"{where}: {e}")
+        elif kind == "illegal":
+            before = game.dump(s)
+            try:
+                game.apply(s, str(val))
+            except IllegalMove as e:
+                if because and str(because).lower() not in str(e).lower():
+                    return Outcome(False, f"{where}: {val!r} was refused, but not for '{because}':\n  {e}")
+                if game.dump(s) != before:
+                    return Outcome(False, f"{where}: the refused move {val!r} changed the state")
+                checks += 1
+                continue
+            return Outcome(False, f"{where}: move {val!r} was expected to be illegal, but it was played")
+        elif kind == "expect":
+            fn = snip.expression(str(val), origin)
+            try:
+                value = fn(s)
+            except RulesRuntimeError as e:
+                return Outcome(False, f"{where}: evaluating {val!r} failed: {e}")
+            if value is not True:
+                details = []
+                for side, sfn in snip.subexpressions(fn):
+                    from interpreter.render import render_expr
+                    try:
+                        details.append(f"    {render_expr(side)} = {_show(game, side, sfn(s), snip)}")
+                    except Exception as ex:  # noqa: BLE001
+                        details.append(f"    {render_expr(side)}: {ex}")
+                return Outcome(False, f"{where}: expectation failed: {val}\n    value: {value!r}\n"
+                               + "\n".join(details))
+            checks += 1
+        elif kind == "to_move":
+            want = str(val)
+            got = _who_short(game, s)
+            if got != want:
+                return Outcome(False, f"{where}: expected {want} to move, but {got} is ({_who(game, s)})")
+            checks += 1
+        elif kind in ("legal", "legal_includes", "legal_excludes"):
+            names = [game.move_str(s, m) for m in game.legal_moves(s)] if not game.is_chance(s) else []
+            want = [str(x) for x in (val if isinstance(val, list) else [val])]
+            norm = lambda x: "".join(x.split())  # noqa: E731
+            have = {norm(n) for n in names}
+            if kind == "legal" and have != {norm(w) for w in want}:
+                return Outcome(False, f"{where}: legal moves are {sorted(names)}, expected {sorted(want)}")
+            if kind == "legal_includes":
+                missing = [w for w in want if norm(w) not in have]
+                if missing:
+                    return Outcome(False, f"{where}: not legal: {missing} (legal: {names})")
+            if kind == "legal_excludes":
+                present = [w for w in want if norm(w) in have]
+                if present:
+                    return Outcome(False, f"{where}: these should not be legal: {present}")
+            checks += 1
+        elif kind == "run":
+            snip.statements([str(val)], [origin])(s)
+    return Outcome(True, checks=checks)
+
+
+def _settle(game, s):
+    """Resolve pending chance events from the seed."""
+    while game.is_chance(s):
+        game.step_chance(s)
+
+
+def _who_short(game, s) -> str:
+    if game.is_terminal(s):
+        return "over"
+    if game.is_chance(s):
+        return "chance"
+    return str(game.current_player(s) + 1)
+
+
+def _who(game, s) -> str:
+    from .view import describe_decision
+    return describe_decision(game, s)
+
+
+def _show(game, node, value, snip):
+    t = game.prog.types.get(id(node))
+    from interpreter.runtime.game import format_value
+    try:
+        return format_value(t, value) if t is not None and not isinstance(value, (int, bool)) or \
+            (t is not None and _indexed(t)) else repr(value)
+    except Exception:  # noqa: BLE001
+        return repr(value)
+
+
+def _indexed(t):
+    from interpreter import types as T
+    return T.is_indexed(t)

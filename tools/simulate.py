@@ -1,0 +1,131 @@
+"""Simulate many games with bots: per-player mean score and win rate, game length, speed."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+
+from interpreter.loader import load_game
+
+from . import logs
+from .match import agents_for, play
+
+
+@dataclass
+class Stats:
+    players: int
+    games: int = 0
+    score_sum: list = field(default_factory=list)
+    wins: list = field(default_factory=list)
+    moves_sum: int = 0
+    seconds: float = 0.0
+    load_seconds: float = 0.0
+
+    def __post_init__(self):
+        self.score_sum = [0] * self.players
+        self.wins = [0.0] * self.players
+
+    def add(self, result):
+        self.games += 1
+        for p, sc in enumerate(result.scores):
+            self.score_sum[p] += sc
+        share = 1.0 / len(result.winners)
+        for w in result.winners:
+            self.wins[w] += share
+        self.moves_sum += result.moves
+
+    def merge(self, other: "Stats"):
+        self.games += other.games
+        self.moves_sum += other.moves_sum
+        for p in range(self.players):
+            self.score_sum[p] += other.score_sum[p]
+            self.wins[p] += other.wins[p]
+
+    def as_dict(self, rules, modules, bots, seed) -> dict:
+        g = max(self.games, 1)
+        total = self.seconds + self.load_seconds
+        return {
+            "rules": rules, "modules": modules, "players": self.players, "games": self.games, "seed": seed,
+            "bots": bots,
+            "mean_score": [round(x / g, 3) for x in self.score_sum],
+            "win_rate": [round(x / g, 4) for x in self.wins],
+            "mean_moves": round(self.moves_sum / g, 2),
+            "seconds": round(total, 3),
+            "games_per_second": round(self.games / total, 1) if total > 0 else None,
+            "games_per_second_excluding_load": round(self.games / self.seconds, 1) if self.seconds > 0 else None,
+        }
+
+
+class Progress:
+    def __init__(self, total: int, enabled: bool):
+        self.total = total
+        self.enabled = enabled and total >= 20
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+
+    def update(self, done: int):
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self.last < 0.1 and done < self.total:
+            return
+        self.last = now
+        width = 30
+        filled = int(width * done / self.total)
+        rate = done / (now - self.t0) if now > self.t0 else 0.0
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{self.total} games  {rate:,.0f}/s ")
+        sys.stderr.flush()
+
+    def close(self):
+        if self.enabled:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def _run_range(rules, modules, players, bots, seed, first, count, log_dir, progress=None):
+    game = load_game(rules, modules=modules, players=players)
+    st = Stats(game.num_players)
+    for i in range(first, first + count):
+        gseed = seed + i
+        agents = agents_for(game, bots, gseed)
+        res = play(game, agents, gseed, rules=rules, record=log_dir is not None)
+        if log_dir is not None:
+            logs.write(os.path.join(log_dir, f"game-{gseed:06d}.jsonl"), res.log)
+        st.add(res)
+        if progress is not None:
+            progress.update(st.games)
+    return st
+
+
+def _worker(args):
+    return _run_range(*args)
+
+
+def simulate(rules: str, players: int, games: int, seed: int = 0, modules=(), bots=("random",),
+             log_dir=None, jobs: int = 1, progress: bool = False) -> Stats:
+    t0 = time.perf_counter()
+    game = load_game(rules, modules=modules, players=players)
+    t_load = time.perf_counter() - t0
+    if log_dir is not None:
+        os.makedirs(log_dir, exist_ok=True)
+    stats = Stats(game.num_players)
+    t1 = time.perf_counter()
+    jobs = max(1, min(jobs, games))
+    if jobs == 1:
+        bar = Progress(games, progress)
+        stats.merge(_run_range(rules, tuple(modules), players, list(bots), seed, 0, games, log_dir, bar))
+        bar.close()
+    else:
+        import multiprocessing as mp
+        chunk = (games + jobs - 1) // jobs
+        parts = [(rules, tuple(modules), players, list(bots), seed, i * chunk, min(chunk, games - i * chunk), log_dir)
+                 for i in range(jobs) if i * chunk < games]
+        ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+        with ctx.Pool(len(parts)) as pool:
+            for st in pool.imap_unordered(_worker, parts):
+                stats.merge(st)
+    stats.seconds = time.perf_counter() - t1
+    stats.load_seconds = t_load
+    return stats
