@@ -173,10 +173,11 @@ def cmd_play(args) -> int:
 # --------------------------------------------------------------------- replay
 
 def cmd_replay(args) -> int:
+    from .logs import LogError
     from .match import ReplayError, replay
     try:
         game, s, log = replay(args.log, forced=args.forced)
-    except ReplayError as e:
+    except (ReplayError, LogError) as e:
         print(f"regola replay: {e}", file=sys.stderr)
         return 1
     moves = sum(1 for e in log.entries if e["type"] == "move")

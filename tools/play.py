@@ -20,14 +20,14 @@ Other commands: view (show the table again), save [FILE], quit, help."""
 
 class PlaySession:
     def __init__(self, game, rules: str, humans: list[int], bots: list[str], seed: int,
-                 state=None, log=None, out=sys.stdout, inp=sys.stdin, save_path=None):
+                 state=None, log=None, out=None, inp=None, save_path=None):
         self.game = game
         self.rules = rules
         self.humans = set(humans)
         self.bots = bots
         self.seed = seed
-        self.out = out
-        self.inp = inp
+        self.out = out if out is not None else sys.stdout
+        self.inp = inp if inp is not None else sys.stdin
         self.save_path = save_path or "regola-save.json"
         self.state = state if state is not None else game.new_initial_state(seed)
         self.log = log or logs.Log(logs.header(game, rules, seed, ["human" if p in self.humans else b
@@ -126,7 +126,7 @@ class PlaySession:
         self.say(f"saved to {path}; resume with: regola play --resume {path}")
 
 
-def resume(path, out=sys.stdout, inp=sys.stdin) -> PlaySession:
+def resume(path, out=None, inp=None) -> PlaySession:
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)

@@ -1,0 +1,31 @@
+# Two commands on a fresh machine with Python 3.11+:
+#   make demo   - create .venv, install Regola, simulate 400 Lungarno games with bots
+#   make test   - create .venv, install Regola with test tools, check every rules file, run the tests
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: demo test bench check clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/regola simulate lungarno --players 4 --games 400
+
+check: $(STAMP)
+	$(BIN)/regola check rules/*/
+
+test: check
+	$(BIN)/python -m pytest tests
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/playouts.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

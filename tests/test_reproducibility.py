@@ -1,0 +1,154 @@
+"""Same seed and moves give the same game; saved states continue identically."""
+
+import json
+import random
+
+import pytest
+
+from interpreter.loader import load_game
+from interpreter.runtime.game import StateError
+from regola_tools import logs
+from regola_tools.match import agents_for, play, replay
+
+
+def _play_random(game, s, rng, limit=None):
+    n = 0
+    trail = []
+    while s.pending is not None and (limit is None or n < limit):
+        if game.is_chance(s):
+            o = game.sample_chance(s)
+            trail.append(("chance", game.outcome_str(s, o)))
+            game.apply_chance(s, o)
+        else:
+            moves = game.legal_moves(s)
+            m = moves[rng.randrange(len(moves))]
+            trail.append((s.pending[1], game.move_str(s, m)))
+            game.apply(s, m)
+        n += 1
+    return trail
+
+
+@pytest.mark.parametrize("players", [2, 4, 5])
+def test_same_seed_same_agents_same_log(players):
+    game = load_game("lungarno", players=players)
+    a = play(game, agents_for(game, ["random"], 11), seed=11, record=True)
+    b = play(game, agents_for(game, ["random"], 11), seed=11, record=True)
+    assert a.log.entries == b.log.entries
+    assert a.scores == b.scores
+    c = play(game, agents_for(game, ["random"], 12), seed=12, record=True)
+    assert c.log.entries != a.log.entries
+
+
+def test_log_replays_exactly(tmp_path):
+    game = load_game("lungarno", players=3)
+    res = play(game, agents_for(game, ["random"], 5), seed=5, rules="lungarno", record=True)
+    path = tmp_path / "g.jsonl"
+    logs.write(path, res.log)
+    g2, s, log = replay(path)
+    assert g2.scores(s) == res.scores
+    assert g2.is_terminal(s)
+
+
+def test_replay_refuses_a_tampered_log(tmp_path):
+    from regola_tools.match import ReplayError
+    game = load_game("lungarno", players=3)
+    res = play(game, agents_for(game, ["random"], 6), seed=6, rules="lungarno", record=True)
+    moves = [i for i, e in enumerate(res.log.entries) if e["type"] == "move" and e["move"].startswith("buy_tile")]
+    res.log.entries[moves[0]]["move"] = "buy_tile(9)"
+    path = tmp_path / "bad.jsonl"
+    logs.write(path, res.log)
+    with pytest.raises(ReplayError, match=r"bad.jsonl:\d+: .*buy_tile\(9\)"):
+        replay(path)
+
+
+def test_replay_checks_chance_outcomes_against_the_seed(tmp_path):
+    from regola_tools.match import ReplayError
+    game = load_game("lungarno", players=2)
+    res = play(game, agents_for(game, ["random"], 8), seed=8, rules="lungarno", record=True)
+    entries = res.log.entries
+    i = next(i for i, e in enumerate(entries) if e["type"] == "chance" and e["outcome"] in ("AAB", "BBC", "CCD"))
+    entries[i]["outcome"] = "DAB" if entries[i]["outcome"] != "DAB" else "ABC"
+    path = tmp_path / "forced.jsonl"
+    logs.write(path, res.log)
+    with pytest.raises(ReplayError, match="not what seed 8 draws"):
+        replay(path)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_save_and_load_at_random_points_continue_identically(players):
+    game = load_game("lungarno", players=players)
+    for seed in range(12):
+        rng = random.Random(1000 + seed)
+        s = game.new_initial_state(seed)
+        cut = rng.randrange(5, 150)
+        _play_random(game, s, random.Random(seed), limit=cut)
+        text = json.dumps(game.dump(s))
+        loaded = game.load(json.loads(text))
+        cloned = game.clone(s)
+        assert game.dump(loaded) == game.dump(s)
+        if s.pending is not None and not game.is_chance(s):
+            assert game.legal_moves(loaded) == game.legal_moves(s)
+        tails = [_play_random(game, x, random.Random(77 + seed)) for x in (s, loaded, cloned)]
+        assert tails[0] == tails[1] == tails[2]
+        assert game.dump(s) == game.dump(loaded) == game.dump(cloned)
+        assert game.scores(s) == game.scores(loaded)
+
+
+def test_save_in_the_middle_of_an_effect():
+    """A merchant choice inside play_tile is pending: the frames of the action are saved."""
+    game = load_game("lungarno", players=3)
+    for seed in range(40):
+        s = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while s.pending is not None:
+            d = game.decision(s)
+            if d["kind"] == "choose" and len(s.stack) >= 3:
+                break
+            if game.is_chance(s):
+                game.step_chance(s)
+            else:
+                ms = game.legal_moves(s)
+                game.apply(s, ms[rng.randrange(len(ms))])
+        else:
+            continue
+        loaded = game.load(json.loads(json.dumps(game.dump(s))))
+        assert game.legal_moves(loaded) == game.legal_moves(s)
+        t1 = _play_random(game, s, random.Random(3))
+        t2 = _play_random(game, loaded, random.Random(3))
+        assert t1 == t2
+        return
+    pytest.fail("no mid-effect choice found")
+
+
+def test_broken_saves_say_what_is_wrong():
+    game = load_game("lungarno", players=3)
+    s = game.new_initial_state(1)
+    good = game.dump(s)
+    for change, msg in [
+        ({"format": "x"}, "not a Regola saved state"),
+        ({"game": "other"}, "state of 'other'"),
+        ({"players": 4}, "4 players"),
+        ({"fingerprint": "0"}, "rules changed"),
+        ({"v": [1, 2]}, "layout"),
+        ({"stack": [[99, 0, {}, None]]}, "stack"),
+        ({"pending": "x"}, "pending decision"),
+    ]:
+        bad = dict(good, **change)
+        with pytest.raises(StateError, match=msg):
+            game.load(bad)
+
+
+def test_observation_hides_other_hands_and_unknown_tokens():
+    game = load_game("lungarno", players=3)
+    s = game.new_initial_state(2)
+    while game.is_chance(s):
+        game.step_chance(s)
+    o1 = game.observe(s, 0)
+    hands = o1["player_state"]
+    assert "contents" in hands["player(1)"]["hand"]
+    assert set(hands["player(2)"]["hand"]) == {"count"}
+    assert set(o1["state"]["draw_stack"]) == {"count"}
+    assert all(v == "hidden" for v in o1["state"]["privilege"].values())
+    # a spectator sees no hand at all
+    spec = game.observe(s, None)
+    assert all(set(p["hand"]) == {"count"} for p in spec["player_state"].values())
