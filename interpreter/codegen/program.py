@@ -705,7 +705,6 @@ class ProgramCompiler:
         else:
             mach.emit(f"if not _ms: _no_options({site.index})", s.span)
             mach.emit(f"if len(_ms) == 1: L[{key!r}] = _ms[0][0]; return {resume}", s.span)
-            pass
         if optional:
             mach.emit("_ms.append(())", s.span)
         mach.emit(f"S.pending = [{site.index}, {who}]; S.cache = _ms; F[1] = {resume}; return {SUSPEND}", s.span)

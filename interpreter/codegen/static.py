@@ -26,59 +26,51 @@ class StaticEvaluator:
             self.ns.update(enum_tables(et))
 
     def _prepare(self, e: ast.Expr):
-        from ..checker import CheckError
+        """Put into the namespace every constant, table and pure function e uses."""
         for n in e.walk():
-            if isinstance(n, ast.Name):
-                sym = self.p.refs.get(id(n))
-                if sym is not None and sym.kind == "const":
-                    self.checker.ensure_const(n.name, n)
-                    self.ns[f"K_{n.name}"] = self.p.consts[n.name]
-            t = T.strip(self.p.types.get(id(n), T.ANY))
-            for rec in _records_in(t):
-                self.checker.ensure_table(rec, n)
-                self.ns.update(record_tables(rec))
-            if isinstance(t, (T.GridType, T.CellType, T.AreaType, T.LineType)) or \
-                    (isinstance(t, T.TypeRef) and isinstance(t.target, (T.AreaType, T.LineType))) or \
-                    (isinstance(t, T.ListType) and isinstance(t.elem, (T.CellType, T.AreaType, T.LineType))):
-                for g in self.p.grids.values():
-                    if g.rows:
-                        self.ns.update(grid_tables(g))
-            if isinstance(n, ast.Call) and n.func in self.p.defs:
-                self._def(n.func)
-        del CheckError
+            self._prepare_node(n)
+
+    def _prepare_node(self, n):
+        if isinstance(n, ast.Name):
+            sym = self.p.refs.get(id(n))
+            if sym is not None and sym.kind == "const":
+                self.checker.ensure_const(n.name, n)
+                self.ns[f"K_{n.name}"] = self.p.consts[n.name]
+        t = T.strip(self.p.types.get(id(n), T.ANY))
+        for rec in _records_in(t):
+            self.checker.ensure_table(rec, n)
+            self.ns.update(record_tables(rec))
+        if _uses_grid(t):
+            for g in self.p.grids.values():
+                if g.rows:
+                    self.ns.update(grid_tables(g))
+        if isinstance(n, ast.Call) and n.func in self.p.defs:
+            self._def(n.func)
 
     def _def(self, name: str):
-        """Compile a pure function for use at load time (asserts may call defs)."""
+        """Compile a pure function for use at load time (assertions may call defs)."""
         if name in self._defs_done:
             return
         self._defs_done.add(name)
         from .program import compile_def_source
         c = self.p.defs[name]
         for n in c.decl.walk():
-            if isinstance(n, ast.Expr):
-                self._prepare(n) if isinstance(n, ast.Call) and n.func in self.p.defs else None
+            self._prepare_node(n)
         src = compile_def_source(self.p, self.gen, c)
-        for n in c.decl.walk():
-            if isinstance(n, ast.Expr) and n is not c.decl:
-                try:
-                    self._prepare_shallow(n)
-                except Exception:  # noqa: BLE001
-                    pass
         exec(compile(src, f"<regola def {name}>", "exec"), self.ns)
-
-    def _prepare_shallow(self, n):
-        if isinstance(n, ast.Name):
-            sym = self.p.refs.get(id(n))
-            if sym is not None and sym.kind == "const" and n.name in self.p.consts:
-                self.ns[f"K_{n.name}"] = self.p.consts[n.name]
-        t = T.strip(self.p.types.get(id(n), T.ANY))
-        for rec in _records_in(t):
-            self.ns.update(record_tables(rec))
 
     def eval(self, e: ast.Expr):
         self._prepare(e)
         src = self.gen.gen(e, {})
         return eval(compile(src, "<regola static>", "eval"), self.ns)
+
+
+def _uses_grid(t) -> bool:
+    if isinstance(t, T.TypeRef):
+        t = t.target
+    if isinstance(t, T.ListType):
+        t = T.strip(t.elem)
+    return isinstance(t, (T.GridType, T.CellType, T.AreaType, T.LineType))
 
 
 def _records_in(t):

@@ -87,14 +87,12 @@ class Game:
         s.nplayers = self.num_players
         s.rng = st.seed_rng(seed)
         s.v = self._initial_vars()
-        roots = self.compiled.roots
         # flow below setup; 'on game end' is pushed when play stops
         pid = self.compiled.unit_pid
         if "flow" in pid:
             s.stack.append([pid["flow"], 0, {}, None])
         if "setup" in pid:
             s.stack.append([pid["setup"], 0, {}, None])
-        del roots
         self._run(s)
         return s
 
