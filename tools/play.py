@@ -55,7 +55,6 @@ class PlaySession:
     def run(self) -> int:
         g, s = self.game, self.state
         viewer = min(self.humans) if self.humans else None
-        self.say(render_view(g, s, viewer))
         while not g.is_terminal(s):
             who = g.current_player(s)
             if who == -1:

@@ -65,7 +65,7 @@ def _grid(name, vs, cells: dict, attrs, glob) -> str:
             m = ",".join(marks.get(key, []))
             extra += f"{m[:width]:<{width}} " + ("| " if c in cut_cols else "")
         lines.append(row.rstrip())
-        if extra.strip():
+        if extra.replace("|", "").strip():
             lines.append(extra.rstrip())
         if r in cut_rows:
             lines.append("     " + "~" * (len(header) - 5))

@@ -919,7 +919,7 @@ class ProgramCompiler:
             for prm in a.params:
                 dom = self.eg.distinct(prm.domain, scope_env)
                 lines.add(1, f"if l_{prm.name} not in {dom}: return {n}", prm.domain.span)
-                meta.checks.append((f"{prm.name} must be one of {_text(prm.domain)}", prm.domain.span, a.cite))
+                meta.checks.append((f"{{{prm.name}}} is not among {_text(prm.domain)}", prm.domain.span, a.cite))
                 n += 1
                 scope_env[prm.name] = f"l_{prm.name}"
                 if prm.cond is not None:

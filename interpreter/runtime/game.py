@@ -431,6 +431,13 @@ class Game:
             idx = 0
         if idx >= 0:
             msg, span, cite = meta.checks[idx]
+            if "{" in msg:                 # name the offending value: "{t} is not among me.hand"
+                values = {prm.name: format_value(t, v) for prm, t, v in
+                          zip(meta.info.params, meta.param_types, move[1:])}
+                try:
+                    msg = msg.format(**values)
+                except (KeyError, IndexError, ValueError):
+                    pass
             return IllegalMove(text, msg, span, cite)
         return IllegalMove(text, "you cannot pay the extra cost of this action", site.node.span, site.cite)
 
