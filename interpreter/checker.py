@@ -28,7 +28,7 @@ from .symbols import ActionInfo, ActionParamInfo, Callable, CheckedProgram, Even
 
 BUILTINS = ("count", "sum", "min", "max", "any", "all", "abs", "range", "values", "copies", "slots",
             "cells", "adjacent", "beside", "distance", "row_cells", "col_cells", "cell", "player",
-            "next_player")
+            "next_player", "knows")
 
 RESERVED_VALUES = ("players",)
 
@@ -1426,6 +1426,13 @@ class Checker:
             return c.ret or T.ANY
         if f in BUILTINS:
             return getattr(self, "_b_" + f)(e, args, scope, ctx, expected)
+        if f in p.lines or f in p.areas:
+            # street(1), district(3): the value of a line or area type by its number
+            t = p.lines.get(f) or p.areas.get(f)
+            p.top[f].used = True
+            if self._arity(e, args, 1):
+                self._expect(args[0], self.expr(args[0], scope, ctx, T.INT), T.INT, f"the number of a {f}")
+            return t
         if f in p.procs:
             self.error(e, "E175", f"'{f}' is a procedure: it changes the game and has no value",
                        "call it as a statement on a line of its own")
@@ -1624,6 +1631,18 @@ class Checker:
         self.error(e, "E130", "cell(r, c) needs exactly one grid in the game" if not self.p.grids else
                    "cell(r, c) is ambiguous with several grids")
         return T.ANY
+
+    def _b_knows(self, e, args, scope, ctx, expected):
+        if self._arity(e, args, 2):
+            self._expect(args[0], self.expr(args[0], scope, ctx, T.PLAYER), T.PLAYER, "a player")
+            t = self.expr(args[1], scope, ctx)
+            rec = self._slot(args[1], t, "knows")
+            if rec is not None and isinstance(args[1], ast.Index) and \
+                    isinstance(self.p.types.get(id(args[1].obj)), T.GridType):
+                self.error(args[1], "E138", "knows(p, ...) takes a slot of a row or slots zone; grids are public")
+        if ctx.static:
+            self._static_error(e, "knows(...)")
+        return T.BOOL
 
     def _b_player(self, e, args, scope, ctx, expected):
         if self._arity(e, args, 1):

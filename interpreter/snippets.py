@@ -51,7 +51,8 @@ class SnippetCompiler:
         fname, line, col = origin
         s = d.span
         new_line = line + (s.line - 1 - line_shift)
-        new_col = (s.col - col_shift) + (col - 1) if s.line - 1 == line_shift else s.col
+        # the first line was shifted by the wrapper's prefix, the next ones by 4 spaces
+        new_col = (s.col - col_shift) + (col - 1) if s.line - 1 == line_shift else s.col - 4 + (col - 1)
         span = ast.Span(file=fname, line=new_line, col=max(new_col, 1), end_line=new_line,
                         end_col=max(new_col, 1) + max(0, (s.end_col - s.col) if s.end_line == s.line else 0))
         return Diagnostic(d.code, span, d.message, d.hint, d.severity, d.notes)
@@ -107,6 +108,7 @@ class SnippetCompiler:
         checker = Checker.for_program(self.prog)
         for text, origin in zip(texts, origins):
             prefix = "procedure __snippet__():\n    "
+            text = text.replace("\n", "\n    ")       # the snippet is a block of its own
             prog = self._parse(prefix, text, origin)
             stmts = prog.decls[0].body
             for s in stmts:

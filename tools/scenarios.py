@@ -18,6 +18,8 @@ written in the rules language.
           - to_move: 2                 # a seat, 'chance' or 'over'
           - legal_includes: [pass]
           - run: player(2).florins += 1
+          - scores: [14, 12, 9]        # final scores, in seat order (the game must be over)
+          - winners: [1]               # seats of the winners
 
 A step that is not `chance:` first resolves any pending chance events from the seed.
 A failing expectation prints the expression, the values of its two sides and the line.
@@ -39,7 +41,7 @@ from interpreter.runtime.helpers import RulesRuntimeError
 from interpreter.snippets import SnippetCompiler
 
 STEP_KEYS = ("move", "chance", "expect", "illegal", "to_move", "legal", "legal_includes", "legal_excludes",
-             "run")
+             "run", "scores", "winners")
 
 
 class ScenarioError(Exception):
@@ -85,6 +87,9 @@ def _scalar_pos(parent, key, path, text_src: list[str]):
     src = text_src[line - 1] if 0 < line <= len(text_src) else ""
     if col - 1 < len(src) and src[col - 1] in "\"'":
         col += 1
+    elif col - 1 < len(src) and src[col - 1] in "|>" and line < len(text_src):
+        nxt = text_src[line]                     # a block scalar starts on the next line
+        line, col = line + 1, len(nxt) - len(nxt.lstrip()) + 1
     return (f, line, col)
 
 
@@ -165,6 +170,8 @@ def run_scenario(sc: Scenario) -> Outcome:
         return _run(sc)
     except ScenarioError as e:
         return Outcome(False, str(e))
+    except RulesRuntimeError as e:
+        return Outcome(False, f"{sc.where}: the rules failed: {e}")
     except RulesError as e:
         return Outcome(False, render_all(e.diagnostics, _yaml_sources(e, sc)))
 
@@ -184,8 +191,11 @@ def _run(sc: Scenario) -> Outcome:
     snip = SnippetCompiler(game)
     s = game.new_initial_state(sc.seed)
     _settle(game, s)
-    if sc.position:
-        snip.statements([t for t, _ in sc.position], [o for _, o in sc.position])(s)
+    for text, origin in sc.position:
+        try:
+            snip.statements([text], [origin])(s)
+        except RulesRuntimeError as e:
+            return Outcome(False, f"{origin[0]}:{origin[1]}: this position statement failed: {e}")
     checks = 0
     for kind, val, because, origin in sc.steps:
         where = f"{origin[0]}:{origin[1]}"
@@ -262,7 +272,18 @@ def _run(sc: Scenario) -> Outcome:
                     return Outcome(False, f"{where}: these should not be legal: {present}")
             checks += 1
         elif kind == "run":
-            snip.statements([str(val)], [origin])(s)
+            try:
+                snip.statements([str(val)], [origin])(s)
+            except RulesRuntimeError as e:
+                return Outcome(False, f"{where}: this statement failed: {e}")
+        elif kind in ("scores", "winners"):
+            if not game.is_terminal(s):
+                return Outcome(False, f"{where}: '{kind}' needs the game to be over ({_who(game, s)})")
+            got = game.scores(s) if kind == "scores" else [w + 1 for w in game.winners(s)]
+            want = list(val) if isinstance(val, list) else [val]
+            if got != want:
+                return Outcome(False, f"{where}: {kind} are {got}, expected {want}")
+            checks += 1
     return Outcome(True, checks=checks)
 
 

@@ -192,6 +192,9 @@ class ExprGen:
         if f in self.p.defs:
             a = ", ".join(["V", "me"] + [self.gen(x, env) for x in args])
             return f"D_{f}({a})"
+        t = self.p.lines.get(f) or self.p.areas.get(f)
+        if t is not None:
+            return f"_index({self.gen(args[0], env)}, {t.size()}, {f!r})"
         return getattr(self, "b_" + f)(e, args, env)
 
     def b_count(self, e, args, env):
@@ -278,6 +281,37 @@ class ExprGen:
     def b_cell(self, e, args, env):
         g = T.strip(self.t(e)).grid
         return f"_cell({self.gen(args[0], env)}, {self.gen(args[1], env)}, {g.rows}, {g.cols})"
+
+    def b_knows(self, e, args, env):
+        """Can player p see this slot's content: public zone, own private zone, or known."""
+        who = self.gen(args[0], env)
+        zone = args[1].obj
+        vis, owner = self._visibility(zone, env)
+        if vis == "public":
+            return "True"
+        if vis == "private":
+            return f"({who} == {owner})"
+        known = self._known(zone, env)
+        return f"_knows({known}[{self.gen(args[1].index, env)}], {who})"
+
+    def _zone_key(self, zone):
+        if isinstance(zone, ast.Name):
+            return zone.name
+        if isinstance(zone, ast.Attr):
+            return "." + zone.name
+        return None
+
+    def _visibility(self, zone, env):
+        key = self._zone_key(zone)
+        vi = self.p.pvars.get(key[1:]) if key and key.startswith(".") else self.p.globals.get(key)
+        owner = self.gen(zone.obj, env) if isinstance(zone, ast.Attr) else None
+        return (vi.visibility if vi is not None else "public"), owner
+
+    def _known(self, zone, env):
+        key = self._zone_key(zone)
+        if key.startswith("."):
+            return f"V[{self.slots['?' + key]}][{self.gen(zone.obj, env)}]"
+        return f"V[{self.slots['?' + key]}]"
 
     def b_player(self, e, args, env):
         return f"_player({self.gen(args[0], env)}, NP)"

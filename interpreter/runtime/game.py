@@ -148,10 +148,17 @@ class Game:
 
     # ------------------------------------------------------------------ running
 
+    STEP_BUDGET = 2_000_000          # blocks run between two decisions before we call it a loop
+
     def _run(self, s: st.State):
         stack = s.stack
         procs = self._procs
+        budget = self.STEP_BUDGET
         while True:
+            budget -= 1
+            if budget < 0:
+                raise RulesRuntimeError(f"the rules ran {self.STEP_BUDGET:,} steps without reaching a decision: "
+                                        f"an endless loop? (in {self._unit_name(stack[-1][0]) if stack else 'the flow'})")
             if not stack:
                 if s.phase == st.PLAYING:
                     s.phase = st.ENDING
@@ -170,6 +177,9 @@ class Game:
                 r = blocks[F[1]](s, F)
                 while r >= 0:
                     F[1] = r
+                    budget -= 1
+                    if budget < 0:
+                        break
                     r = blocks[r](s, F)
             except _EndGame:
                 if s.phase != st.PLAYING:
@@ -188,6 +198,12 @@ class Game:
                 stack.pop()
             elif r == SUSPEND:
                 return
+
+    def _unit_name(self, pid: int) -> str:
+        for key, uid in self.compiled.unit_pid.items():
+            if uid == pid:
+                return key
+        return "?"
 
     def _located(self, exc: Exception) -> RulesRuntimeError:
         span = None
@@ -370,9 +386,15 @@ class Game:
     def _parse_any(self, s, text: str):
         """Parse an action move even when it is not legal (for error messages)."""
         site = self.sites[s.pending[0]]
+        t = text.strip()
+        if site.kind == "choose":
+            var, eq, val = t.partition("=")
+            if not eq or var.strip() != site.node.var:
+                return None
+            v = parse_value(site.value_type, val)
+            return None if v is _BAD else (v,)
         if site.kind != "act":
             return None
-        t = text.strip()
         name, _, rest = t.partition("(")
         name = name.strip()
         meta = next((m for m in self.actions if m.name == name), None)
@@ -412,7 +434,12 @@ class Game:
         text = self._safe_str(s, move)
         if site.kind == "choose":
             opts = ", ".join(self.move_str(s, m) for m in self.legal_moves(s))
-            return IllegalMove(text, f"not one of the options ({opts})", site.node.span, site.cite)
+            what = format_value(site.value_type, move[0]) if move and isinstance(move, tuple) else "pass"
+            reason = f"{what} is not an option here (options: {opts})"
+            if site.node.cond is not None:
+                from ..render import render_expr
+                reason += f"; choices must satisfy: {render_expr(site.node.cond)}"
+            return IllegalMove(text, reason, site.node.span, site.cite)
         if not move:
             return IllegalMove(text, "passing is not allowed here: an action must be taken",
                                site.node.span, site.cite)

@@ -35,6 +35,16 @@ def _cell(r, c, rows, cols):
     return r * cols + c
 
 
+def _index(k, n, what):
+    if not 0 <= k < n:
+        raise RulesRuntimeError(f"{what}({k}): there are {n}, numbered 0 to {n - 1}")
+    return k
+
+
+def _knows(bits, p):
+    return bits == -1 or bool(bits >> p & 1)
+
+
 def _player(k, n):
     if not 1 <= k <= n:
         raise RulesRuntimeError(f"player({k}): seats are numbered 1 to {n}")
