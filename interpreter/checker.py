@@ -88,7 +88,6 @@ class Checker:
         self._table_state: dict[str, str] = {}
         self._grid_decls: dict[str, ast.GridDecl] = {}
         self._static = None                         # StaticEvaluator, made on first use
-        T.PLAYER.max_players = composed.players or src.max_players
 
     @classmethod
     def for_program(cls, prog: CheckedProgram) -> "Checker":
@@ -133,8 +132,12 @@ class Checker:
             return
         old = self.p.top.get(name)
         if old is not None:
-            self.error(sym.node, "E102", f"'{name}' is already defined",
-                       "give one of them another name", notes=[(old.span, "first defined here")])
+            hint = "give one of them another name"
+            if sym.kind == "const" and old.kind == "const" and self.composed is not None and \
+                    self.composed.origin.get(id(sym.node)) != self.composed.origin.get(id(old.node)):
+                hint = f"to change the base game's value from a module, write 'override const {name} = ...'"
+            self.error(sym.node, "E102", f"'{name}' is already defined", hint,
+                       notes=[(old.span, "first defined here")])
             return
         self.p.top[name] = sym
 
@@ -306,7 +309,8 @@ class Checker:
         if isinstance(te, ast.MapType):
             kt = self.resolve_type(ast.TypeName(span=te.span, name=te.key))
             if kt is not T.ANY and not T.is_indexed(kt):
-                self.error(te, "E104", f"a map is keyed by an enum, area, line, Player or Cell, not {kt}")
+                self.error(te, "E104", f"a map is keyed by an enum, a record, an area, a line, Player or Cell, "
+                                       f"not {kt}")
             return T.MapType(kt, self.resolve_type(te.value))
         if isinstance(te, ast.ZoneType):
             if not allow_zone:
@@ -605,39 +609,51 @@ class Checker:
                 self.error(vis[0], "E150", "'private' means seen by its owner: only per-player zones can be private")
         elif is_zone and t.zone == "stack":
             vi.visibility = "hidden"
+        # bounds apply to an int, or to every entry of a map to int
+        bounded = T.is_int(t) or (isinstance(t, T.MapType) and T.is_int(t.value))
         for o in v.options:
+            if isinstance(o, (ast.BoundIn, ast.BoundClamp, ast.BoundMin, ast.BoundMax)) and not bounded:
+                self.error(o, "E151", f"bounds apply to int variables (or maps to int), not {t}")
+                continue
             if isinstance(o, (ast.BoundIn, ast.BoundClamp)):
-                if not T.is_int(t):
-                    self.error(o, "E151", f"bounds apply to int variables, not {t}")
-                    continue
                 vi.low = self.static_int(o.low, "a lower bound")
                 vi.high = self.static_int(o.high, "an upper bound")
                 vi.clamp = isinstance(o, ast.BoundClamp)
                 if vi.low > vi.high:
                     self.error(o, "E151", f"empty range {vi.low}..{vi.high}")
             elif isinstance(o, ast.BoundMin):
-                if not T.is_int(t):
-                    self.error(o, "E151", f"bounds apply to int variables, not {t}")
                 vi.low = self.static_int(o.value, "a lower bound")
             elif isinstance(o, ast.BoundMax):
-                if not T.is_int(t):
-                    self.error(o, "E151", f"bounds apply to int variables, not {t}")
                 vi.high = self.static_int(o.value, "an upper bound")
         if v.init is not None:
             if is_zone:
                 self.error(v.init, "E152", "zones start empty; fill them in setup")
             else:
                 val, it = self.static_value(v.init, f"the initial value of '{v.name}'", t)
-                if val is not None and not T.assignable(it, t):
+                if isinstance(t, T.MapType) and not isinstance(it, T.MapType):
+                    # a single value for every key: 'closed: map district to bool = false'
+                    if val is not None and not T.assignable(it, t.value):
+                        self.error(v.init, "E130", f"the entries of '{v.name}' are {t.value}, not {it}")
+                    val = None if val is None else [val] * T.type_size(t.key, self.p.players or self.p.max_players)
+                elif val is not None and not T.assignable(it, t):
                     self.error(v.init, "E130", f"'{v.name}' is {t}; its initial value is {it}")
                 vi.init = val
         else:
             vi.init = _default_value(t)
-        if vi.low is not None and isinstance(vi.init, int) and vi.init < vi.low:
-            if v.init is not None:
-                self.error(v.init, "E151", f"the initial value {vi.init} is below the minimum {vi.low}")
-            else:
-                vi.init = vi.low
+        inits = vi.init if isinstance(t, T.MapType) and isinstance(vi.init, list) else [vi.init]
+        for init in inits:
+            if not isinstance(init, int) or isinstance(init, bool):
+                continue
+            if vi.low is not None and init < vi.low:
+                if v.init is not None:
+                    self.error(v.init, "E151", f"the initial value {init} is below the minimum {vi.low}")
+                elif not isinstance(t, T.MapType):
+                    vi.init = vi.low
+            if vi.high is not None and init > vi.high:
+                if v.init is not None:
+                    self.error(v.init, "E151", f"the initial value {init} is above the maximum {vi.high}")
+                elif not isinstance(t, T.MapType):
+                    vi.init = vi.high
 
     # ------------------------------------------------------------------ 6. bodies
 
@@ -833,6 +849,11 @@ class Checker:
         elif k is ast.RequireStmt or k is ast.CostStmt:
             where = "at the top of an action, before its effects" if ctx.kind == "action" else "in actions"
             self.error(s, "E161", f"'{'require' if k is ast.RequireStmt else 'cost'}' belongs {where}")
+            if k is ast.RequireStmt:
+                self.expr(s.cond, scope, ctx, T.BOOL)
+            else:
+                for item in s.items:
+                    self._cost_item(item, scope, ctx)
         elif k is ast.EmitStmt:
             ev = p.events.get(s.event)
             args = s.args or []
@@ -1071,14 +1092,15 @@ class Checker:
                 t = self.expr(o.player, scope, ctx, T.PLAYER)
                 self._expect(o.player, t, T.PLAYER, "who chooses")
         optional = any(isinstance(o, ast.ChooseOptional) for o in s.options)
+        if ctx.kind in ("setup", "flow", "end") and not any(isinstance(o, ast.ChooseBy) for o in s.options):
+            where = {"setup": "setup", "flow": "the flow", "end": "'on game end'"}[ctx.kind]
+            self.error(s, "E174", f"who chooses? In {where} no player is acting", "add ', by p'")
         if optional and s.body is None:
             self.error(s, "E173", "an optional choice needs a block: what happens when a value is chosen")
         if ctx.kind in ("def", "static", "score"):
             self.error(s, "E162", "choices are made in the flow, procedures, actions and handlers")
         if s.body is not None:
-            ctx.loops, saved = 0, ctx.loops
             self.block(s.body, inner, ctx)
-            ctx.loops = saved
 
     # expressions ----------------------------------------------------------
 
@@ -1138,10 +1160,15 @@ class Checker:
                 return T.ListType(T.INT)
             return T.ListType(first)
         if k is ast.MapLit:
-            self.error(e, "E174", "map literals are not supported yet")
-            return T.ANY
+            return self._map_lit(e, scope, ctx, expected)
         if k is ast.Binary:
-            lt = self.expr(e.left, scope, ctx, T.INT)
+            lt = self.expr(e.left, scope, ctx, expected if isinstance(expected, T.ListType) else T.INT)
+            if e.op == "+" and isinstance(T.strip(lt), T.ListType):
+                rt = self.expr(e.right, scope, ctx, T.strip(lt))
+                if not isinstance(T.strip(rt), T.ListType) or not T.comparable(T.strip(lt).elem, T.strip(rt).elem) \
+                        and T.strip(rt).elem is not T.ANY and T.strip(lt).elem is not T.ANY:
+                    self.error(e.right, "E130", f"'+' joins two lists of the same type: {lt} and {rt}")
+                return T.ListType(_widen(T.strip(lt).elem))
             rt = self.expr(e.right, scope, ctx, T.INT)
             for side, t in ((e.left, lt), (e.right, rt)):
                 if not T.is_int(t) and t is not T.ANY:
@@ -1177,6 +1204,36 @@ class Checker:
                 return T.ANY
             return T.INT if T.is_int(a) and not isinstance(a, T.IntRange) else a
         raise AssertionError(k)
+
+    def _map_lit(self, e: ast.MapLit, scope, ctx, expected):
+        want = T.strip(expected) if expected is not None else None
+        kt = want.key if isinstance(want, T.MapType) else None
+        vt = want.value if isinstance(want, T.MapType) else None
+        seen = set()
+        for entry in e.entries:
+            t = self.expr(entry.key, scope, ctx, kt)
+            if kt is None and t is not T.ANY:
+                kt = T.strip(t)
+            if not (T.is_indexed(t) or t is T.ANY):
+                self.error(entry.key, "E130", f"a map's keys are values of an enum, a record, an area, a line, "
+                                              f"Player or Cell, not {t}")
+            elif kt is not None and not T.comparable(t, kt):
+                self.error(entry.key, "E130", f"all keys of a map have one type: {kt}, not {t}")
+            from .render import render_expr
+            text = render_expr(entry.key)
+            if text in seen:
+                self.error(entry.key, "E102", f"key {text} appears twice")
+            seen.add(text)
+            v = self.expr(entry.value, scope, ctx, vt)
+            if vt is None and v not in (T.ANY, T.NONE):
+                vt = T.INT if T.is_int(v) else v
+            elif vt is not None:
+                self._expect(entry.value, v, vt, "a map value")
+        if kt is None:
+            self.error(e, "E130", "the type of this map cannot be told: write at least one entry, "
+                                  "or use it where a map type is expected")
+            return T.ANY
+        return T.MapType(kt, vt or T.INT)
 
     def _static_error(self, e, what):
         self.error(e, "E123", f"{what} depends on the game state; it cannot be used where a value must be "
@@ -1690,6 +1747,10 @@ class _CellAttr(T.Type):
     def __init__(self, grid, name, value):
         self.grid, self.attr, self.value = grid, name, value
         self.name = f"cell attribute {name}"
+
+
+def _widen(t: T.Type) -> T.Type:
+    return T.INT if isinstance(t, T.IntRange) else t
 
 
 def _default_value(t: T.Type):

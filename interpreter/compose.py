@@ -47,6 +47,7 @@ class GameSource:
     modules: dict[str, ModuleInfo]
     sources: SourceMap
     paths: list[str]
+    warnings: list = field(default_factory=list)
 
 
 @dataclass
@@ -73,6 +74,7 @@ def read_game(path: Path) -> GameSource:
     """Parse every file of a game. Raises RulesError on syntax errors or a bad layout."""
     sources = SourceMap()
     diags: list[Diagnostic] = []
+    warnings: list[Diagnostic] = []
     programs: list[tuple[str, ast.Program]] = []
     for f in _files_of(Path(path)):
         name = str(f)
@@ -115,6 +117,16 @@ def read_game(path: Path) -> GameSource:
             span = prog.decls[0].span if prog.decls else ast.Span(file=name, line=1, col=1, end_line=1, end_col=1)
             diags.append(Diagnostic("E010", span, "this file declares neither a game nor a module",
                                     "start it with 'game NAME:' or 'module NAME:'"))
+    # every module a module requires or conflicts with must exist
+    for m in modules.values():
+        for item in m.decl.items:
+            if isinstance(item, (ast.RequiresModule, ast.ConflictsWith)) and item.name not in modules:
+                what = "requires" if isinstance(item, ast.RequiresModule) else "conflicts with"
+                d = Diagnostic("E014" if what == "requires" else "W003", item.span,
+                               f"module '{m.name}' {what} '{item.name}', but this game has no such module"
+                               f"{did_you_mean(item.name, [n for n in modules if n != m.name])}",
+                               severity="error" if what == "requires" else "warning")
+                (diags if d.is_error else warnings).append(d)
     if base is None and not diags:
         raise RulesError([Diagnostic("E010", ast.Span(file=str(path), line=1, col=1, end_line=1, end_col=1),
                                      "no file here declares a game", "one file must start with 'game NAME:'")],
@@ -128,7 +140,7 @@ def read_game(path: Path) -> GameSource:
             title = item.text
         elif isinstance(item, ast.GamePlayers):
             lo, hi = item.low, item.high
-    return GameSource(gd.name, title, lo, hi, prog, gd, modules, sources, [n for n, _ in programs])
+    return GameSource(gd.name, title, lo, hi, prog, gd, modules, sources, [n for n, _ in programs], warnings)
 
 
 def _module_info(decl: ast.ModuleDecl, prog: ast.Program, path: str, diags) -> ModuleInfo:
@@ -181,8 +193,10 @@ def select_modules(src: GameSource, players: Optional[int], requested: list[str]
         for b in chosen[i + 1:]:
             ma, mb = src.modules[a], src.modules[b]
             if b in ma.conflicts or a in mb.conflicts:
-                raise ModuleSelectionError(f"modules '{a}' and '{b}' cannot be used together "
-                                           f"(declared in {ma.path if b in ma.conflicts else mb.path})")
+                owner, other = (ma, b) if b in ma.conflicts else (mb, a)
+                item = next(x for x in owner.decl.items if isinstance(x, ast.ConflictsWith) and x.name == other)
+                raise RulesError([Diagnostic("E015", item.span, f"modules '{a}' and '{b}' cannot be used together",
+                                             "choose one of them")], src.sources)
     # dependencies first, otherwise in file order
     order: list[str] = []
 
@@ -308,11 +322,19 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
                                             f"'{target}' to extend{did_you_mean(target, names)}"))
                     continue
                 old = decls[idx]
-                body = (d.body + old.body) if d.place == "before" else (old.body + d.body)
+                if d.place == "before" and isinstance(old, ast.ActionDecl):
+                    # before the effects: legality (require, cost) stays first
+                    k = 0
+                    while k < len(old.body) and isinstance(old.body[k], (ast.RequireStmt, ast.CostStmt,
+                                                                          ast.CiteStmt)):
+                        k += 1
+                    body = old.body[:k] + d.body + old.body[k:]
+                else:
+                    body = (d.body + old.body) if d.place == "before" else (old.body + d.body)
                 new = old.model_copy(update={"body": body})
                 cites[id(new)] = cites.get(id(old), "")
                 origin[id(new)] = origin.get(id(old), "base")
                 decls[idx] = new
             else:
                 decls.append(d)
-    return Composed(src, players, modules, decls, cites, origin, diags)
+    return Composed(src, players, modules, decls, cites, origin, diags + list(src.warnings))

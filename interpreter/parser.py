@@ -214,7 +214,9 @@ def parse(text: str, filename: str = "<rules>", sources: SourceMap | None = None
         raise RulesError([_syntax_diagnostic(exc, text, filename, parser)], sources) from None
     except DedentError as exc:
         line = _dedent_line(text, str(exc))
-        raise RulesError([Diagnostic("E001", ast.Span(file=filename, line=line, col=1, end_line=line, end_col=1),
+        src_line = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
+        col = len(src_line) - len(src_line.lstrip()) + 1
+        raise RulesError([Diagnostic("E001", ast.Span(file=filename, line=line, col=col, end_line=line, end_col=col),
                                      "this line's indentation matches no enclosing block",
                                      "indent it like the block it belongs to")], sources) from None
     try:
@@ -243,6 +245,48 @@ def _dedent_line(text: str, message: str) -> int:
             if ind != stack[-1]:
                 return i
     return 1
+
+
+def _unclosed_bracket(text: str, upto):
+    """(line, col, char) of the innermost bracket still open at position upto, if any."""
+    if upto is None:
+        return None
+    stack = []
+    line, col, i = 1, 1, 0
+    in_str = False
+    while i < min(upto, len(text)):
+        ch = text[i]
+        if in_str:
+            if ch == "\\":
+                i += 1
+                col += 1
+            elif ch == '"' or ch == "\n":
+                in_str = False
+        elif ch == '"':
+            in_str = True
+        elif ch == "#":
+            while i < len(text) and text[i] != "\n":
+                i += 1
+            continue
+        elif ch in "([{":
+            stack.append((line, col, ch))
+        elif ch in ")]}" and stack:
+            stack.pop()
+        if ch == "\n":
+            line, col = line + 1, 1
+        else:
+            col += 1
+        i += 1
+    return stack[-1] if stack else None
+
+
+def _previous_code_line(text: str, line: int):
+    lines = text.splitlines()
+    for n in range(line - 1, 0, -1):
+        code = lines[n - 1].split("#", 1)[0]
+        if code.strip():
+            return n, code
+    return None
 
 
 def _syntax_diagnostic(exc, text: str, filename: str, parser: Lark) -> Diagnostic:
@@ -282,8 +326,18 @@ def _syntax_diagnostic(exc, text: str, filename: str, parser: Lark) -> Diagnosti
             hint = f"expected {_expected_words(expected, parser)}"
     else:
         msg = f"unexpected {_token_words(tok)}"
-        if expected:
+        if expected and not (tok is not None and tok.type == "_INDENT"):
             msg += f"; expected {_expected_words(expected, parser)}"
         hint = _hint(exc, expected)
+    opened = _unclosed_bracket(text, getattr(tok, "start_pos", None) if tok is not None else None)
+    if opened is not None and opened[0] < line:
+        hint = f"the '{opened[2]}' opened on line {opened[0]}, column {opened[1]} is not closed"
+    elif tok is not None and tok.type not in ("_NL", "_DEDENT", "_INDENT", "$END") and tok.line:
+        prev = _previous_code_line(text, tok.line)
+        if prev is not None and prev[1].rstrip().split()[-1:] and prev[1].rstrip().split()[-1] in _CONTINUES \
+                and prev[0] < tok.line:
+            last = prev[1].rstrip().split()[-1]
+            hint = (f"line {prev[0]} ends with '{last}', so it continues on line {tok.line}; "
+                    f"is something missing after '{last}'?")
     span = ast.Span(file=filename, line=line, col=max(col or 1, 1), end_line=line, end_col=max(col or 1, 1))
     return Diagnostic("E001", span, msg, hint)

@@ -62,15 +62,24 @@ class RecordType(Type):
 
 @dataclass(eq=False)
 class PlayerType(Type):
+    """Seats 0..n-1; n is known per compiled configuration, not by the type."""
     name: str = "Player"
     finite = True
-    max_players: int = 0
-
-    def size(self):
-        return self.max_players
 
 
 PLAYER = PlayerType()
+
+
+def type_size(t: Type, players: int) -> int:
+    """How many values a finite type has, in a game of `players` players."""
+    t = strip(t)
+    if t is BOOL:
+        return 2
+    if isinstance(t, PlayerType):
+        return players
+    if getattr(t, "finite", False):
+        return t.size()
+    return 0
 
 
 @dataclass(eq=False)
@@ -137,7 +146,7 @@ class IntRange(Type):
 
     @property
     def name(self):
-        return f"int {self.low}..{self.high}"
+        return "int"          # the bounds only matter for action ids
 
     def size(self):
         return self.high - self.low + 1

@@ -65,11 +65,17 @@ def cmd_check(args) -> int:
             print(f"regola check: {e}", file=sys.stderr)
             errors += 1
             continue
-        # the base at every player count (automatic modules follow it), plus each optional module
-        configs = [(n, []) for n in range(src.min_players, src.max_players + 1)]
-        for name, m in src.modules.items():
-            if not m.automatic and (only_module is None or Path(m.path).resolve() == Path(only_module).resolve()):
-                configs.append((src.max_players, [*m.requires, name]))
+        # the base at every player count (automatic modules follow it), plus each optional module;
+        # with --with, exactly that combination at every player count
+        chosen = _split(args.with_)
+        if chosen:
+            configs = [(n, chosen) for n in range(src.min_players, src.max_players + 1)]
+        else:
+            configs = [(n, []) for n in range(src.min_players, src.max_players + 1)]
+            for name, m in src.modules.items():
+                if not m.automatic and (only_module is None or
+                                        Path(m.path).resolve() == Path(only_module).resolve()):
+                    configs.append((src.max_players, [*m.requires, name]))
         for players, mods in configs:
             try:
                 selected = select_modules(src, players, mods)
@@ -103,8 +109,9 @@ def cmd_check(args) -> int:
     n_err = sum(d.is_error for d in diags_all) + errors
     n_warn = sum(not d.is_error for d in diags_all)
     if not args.quiet:
-        print(f"{checked} configuration{'s' if checked != 1 else ''} checked: "
-              f"{n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}",
+        what = (f"{checked} configuration{'s' if checked != 1 else ''} checked" if checked
+                else "reading the rules failed")
+        print(f"{what}: {n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}",
               file=sys.stderr)
     return 1 if n_err else 0
 
@@ -246,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     c = sub.add_parser("check", help="check rules files; exit 1 on any error")
     c.add_argument("files", nargs="+", help="rules files, game directories or bundled game names")
+    c.add_argument("--with", dest="with_", action="append", help="check this combination of optional modules")
     c.add_argument("-q", "--quiet", action="store_true")
     c.set_defaults(func=cmd_check)
 

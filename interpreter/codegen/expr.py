@@ -98,6 +98,13 @@ class ExprGen:
     def g_list_lit(self, e, env):
         return "[" + ", ".join(self.gen(x, env) for x in e.items) + "]"
 
+    def g_map_lit(self, e, env):
+        t = T.strip(self.t(e))
+        n = "NP" if isinstance(t.key, T.PlayerType) else t.key.size()
+        default = _default_src(t.value)
+        pairs = ", ".join(f"({self.gen(x.key, env)}, {self.gen(x.value, env)})" for x in e.entries)
+        return f"_maplit({n}, {default}, ({pairs}{',' if len(e.entries) == 1 else ''}))"
+
     def g_binary(self, e, env):
         op = "//" if e.op == "/" else e.op
         return f"({self.gen(e.left, env)} {op} {self.gen(e.right, env)})"
@@ -318,6 +325,19 @@ class ExprGen:
 
     def b_next_player(self, e, args, env):
         return f"(({self.gen(args[0], env)} + 1) % NP)"
+
+
+def _default_src(t) -> str:
+    t2 = T.strip(t) if not isinstance(t, T.OptType) else None
+    if t2 is None:
+        return "None"
+    if T.is_int(t2):
+        return "0"
+    if t2 is T.BOOL:
+        return "False"
+    if isinstance(t2, T.ListType):
+        return "[]"
+    return "None"
 
 
 # builtins whose lists never repeat a value

@@ -134,10 +134,10 @@ class ProgramCompiler:
             kind, size = "scalar", 0
             if isinstance(t, T.ZoneType):
                 kind = "zone"
-                size = _zone_len(t)
+                size = _zone_len(t, self.players)
             elif isinstance(t, T.MapType):
                 kind = "map"
-                size = t.key.size()
+                size = T.type_size(t.key, self.players)
             vs = add(VarSlot(vi.name, key, -1, vi.per_player, kind, t, vi.visibility, vi.init, size,
                              low=vi.low, high=vi.high, clamp=vi.clamp))
             vi.slot = vs.slot
@@ -198,7 +198,7 @@ class ProgramCompiler:
             meta.id_offset = offset
             size = 1
             for t in meta.param_types:
-                size *= max(_type_size(t), 1)
+                size *= max(T.type_size(t, self.players), 1)
             offset += size
             self.actions.append(meta)
         self._id_next = offset
@@ -274,8 +274,13 @@ class ProgramCompiler:
     # ------------------------------------------------------------------ plain statements
 
     def fresh(self, base):
+        """A unique Python-safe name."""
         self._n += 1
         return f"{base}_{self._n}"
+
+    def fresh_key(self, base):
+        """A unique key in a frame's locals; '@' keeps them apart from parameter names."""
+        return "@" + self.fresh(base.lstrip("_"))
 
     def stmts_plain(self, stmts, env, out: Lines, ind, loops):
         env = dict(env)
@@ -283,8 +288,10 @@ class ProgramCompiler:
             self.stmt_plain(s, env, out, ind, loops)
 
     def _local(self, env, name, machine):
-        key = self.fresh(name)
-        env[name] = f"L[{key!r}]" if machine else f"l_{key}"
+        if machine:
+            env[name] = f"L[{self.fresh_key(name)!r}]"
+        else:
+            env[name] = f"l_{self.fresh(name)}"
         return env[name]
 
     def stmt_plain(self, s, env, out: Lines, ind, loops, machine=False):
@@ -400,6 +407,9 @@ class ProgramCompiler:
     # assignments with declared bounds ------------------------------------------
 
     def _target_var(self, tgt) -> Optional[VarSlot]:
+        if isinstance(tgt, ast.Index):
+            vs = self._zone_var(tgt.obj)        # an entry of a map variable
+            return vs if vs is not None and vs.kind == "map" else None
         if isinstance(tgt, ast.Attr) and "." + tgt.name in self.slots:
             return self.vars[self.slots["." + tgt.name]]
         if isinstance(tgt, ast.Name) and tgt.name in self.slots:
@@ -429,7 +439,7 @@ class ProgramCompiler:
             delta = None
         else:
             delta = val if s.op == "+=" else f"-({val})"
-        if vs is not None and (vs.low is not None or vs.high is not None) and vs.kind == "scalar":
+        if vs is not None and (vs.low is not None or vs.high is not None) and vs.kind in ("scalar", "map"):
             if delta is None:
                 out.add(ind, f"_o = {container}; _i = {key}; _v = {val}", s.span)
                 self._bounded_store(out, ind, vs, s.span)
@@ -570,7 +580,7 @@ class ProgramCompiler:
         mach.cur = after
 
     def m_for_stmt(self, s, env, mach, loops):
-        it, ix = self.fresh("_it"), self.fresh("_ix")
+        it, ix = self.fresh_key("it"), self.fresh_key("ix")
         mach.emit(f"L[{it!r}] = list({self.eg.iterable(s.iter, env)}); L[{ix!r}] = 0", s.span)
         head, body, after = mach.new(), mach.new(), mach.new()
         mach.goto(head)
@@ -592,7 +602,7 @@ class ProgramCompiler:
         mach.cur = after
 
     def m_repeat_stmt(self, s, env, mach, loops):
-        cnt = self.fresh("_n")
+        cnt = self.fresh_key("n")
         mach.emit(f"L[{cnt!r}] = {self.eg.gen(s.count, env)}", s.span)
         head, body, after = mach.new(), mach.new(), mach.new()
         mach.goto(head)
@@ -661,10 +671,10 @@ class ProgramCompiler:
         self._site_funcs.append(fn)
         resume = mach.new()
         mach.emit(f"_o = _draw_single({zsrc})", s.span)
-        mach.emit(f"if _o is not None: L['_o'] = _o; return {resume}", s.span)
+        mach.emit(f"if _o is not None: L['@o'] = _o; return {resume}", s.span)
         mach.emit(f"S.pending = [{site.index}, -1]; S.cache = None; F[1] = {resume}; return {SUSPEND}", s.span)
         mach.cur = resume
-        mach.emit("_k = L.pop('_o')", s.span)
+        mach.emit("_k = L.pop('@o')", s.span)
         zt = self.eg.t(s.zone)
         self._take(mach.out, 1, s.zone, env, zt, "_k", s.span)
         self._put(mach.out, 1, s.dest, env, "_k", s.span)
@@ -679,9 +689,9 @@ class ProgramCompiler:
         site.value_type = T.elem_type(vt) if vt is not None else None
         site.value_type = self._domain_type(s.domain, site.value_type)
         site.id_offset = self._id_next
-        self._id_next += max(_type_size(site.value_type), 1)
+        self._id_next += max(T.type_size(site.value_type, self.players), 1)
         inner = dict(env)
-        key = self.fresh(s.var)
+        key = self.fresh_key(s.var)
         site.var_key = key
         inner[s.var] = f"L[{key!r}]"
         # the site lists the options from the frame's locals
@@ -707,7 +717,9 @@ class ProgramCompiler:
             mach.emit(f"if len(_ms) == 1: L[{key!r}] = _ms[0][0]; return {resume}", s.span)
         if optional:
             mach.emit("_ms.append(())", s.span)
-        mach.emit(f"S.pending = [{site.index}, {who}]; S.cache = _ms; F[1] = {resume}; return {SUSPEND}", s.span)
+        mach.emit(f"_w = {who}", s.span)
+        mach.emit(f"if _w is None: raise RulesRuntimeError('no player is acting here: who chooses?')", s.span)
+        mach.emit(f"S.pending = [{site.index}, _w]; S.cache = _ms; F[1] = {resume}; return {SUSPEND}", s.span)
         mach.cur = resume
         if s.body is None:
             mach.goto(after)
@@ -760,13 +772,13 @@ class ProgramCompiler:
         else:
             mach.emit(f"if not _ms: _no_options({site.index})", s.span)
         if not optional:
-            mach.emit(f"if len(_ms) == 1: L['_m'] = _ms[0]; L['_p'] = _p; return {resume}", s.span)
+            mach.emit(f"if len(_ms) == 1: L['@m'] = _ms[0]; L['@p'] = _p; return {resume}", s.span)
         else:
             mach.emit("_ms.append(())", s.span)
-        mach.emit(f"L['_p'] = _p; S.pending = [{site.index}, _p]; S.cache = _ms; F[1] = {resume}; "
+        mach.emit(f"L['@p'] = _p; S.pending = [{site.index}, _p]; S.cache = _ms; F[1] = {resume}; "
                   f"return {SUSPEND}", s.span)
         mach.cur = resume
-        mach.emit("_m = L.pop('_m'); _p = L.pop('_p')", s.span)
+        mach.emit("_m = L.pop('@m'); _p = L.pop('@p')", s.span)
         mach.emit(f"if not _m: return {after}", s.span)
         for o in extra:
             vs = self.vars[self.slots["." + o.counter]]
@@ -948,7 +960,7 @@ class ProgramCompiler:
         lines.add(1, "V = S.v")
         score = self.eg.gen(p.score.expr, {}) if p.score is not None else "0"
         tbs = [self.eg.gen(e, {}) for e in p.tiebreaks]
-        lines.add(1, f"return ({score}, [{', '.join(tbs)}])", p.score.span if p.score else None)
+        lines.add(1, f"return ({score}, [{', '.join(tbs)}])", p.score.expr.span if p.score else None)
         self.mod.add_lines(lines)
 
 
@@ -1002,22 +1014,13 @@ def _def_block(body, env, eg, out, ind):
         out.append(f"{pad}pass")
 
 
-def _zone_len(t: T.ZoneType) -> int:
+def _zone_len(t: T.ZoneType, players: int) -> int:
     if t.zone == "row":
         return t.size_
     if t.zone == "slots":
-        return t.key.size()
+        return T.type_size(t.key, players)
     if t.counted:
         return len(t.elem.kinds)
-    return 0
-
-
-def _type_size(t) -> int:
-    t = T.strip(t) if t is not None else T.ANY
-    if t is T.BOOL:
-        return 2
-    if getattr(t, "finite", False):
-        return t.size()
     return 0
 
 

@@ -120,10 +120,9 @@ class Game:
                 return [None] * vs.size
             return []
         if vs.kind == "map":
-            init = vs.init
-            if init is None:
-                init = _default_for(t.value)
-            return [init] * vs.size
+            if vs.init is not None:            # the checker gives the whole map
+                return [_copy(x) for x in vs.init]
+            return [_copy(_default_for(t.value)) for _ in range(vs.size)]
         return vs.init
 
     def _make_clone(self):
@@ -169,7 +168,7 @@ class Game:
                 s.phase = st.OVER
                 s.pending = None
                 s.cache = None
-                s.result = [self._score(s, p) for p in range(s.nplayers)]
+                s.result = self._all_scores(s)
                 return
             F = stack[-1]
             blocks = procs[F[0]]
@@ -198,6 +197,14 @@ class Game:
                 stack.pop()
             elif r == SUSPEND:
                 return
+
+    def _all_scores(self, s):
+        try:
+            return [self._score(s, p) for p in range(s.nplayers)]
+        except RulesRuntimeError as e:
+            raise self._located(e) from None
+        except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as e:
+            raise self._located(e) from None
 
     def _unit_name(self, pid: int) -> str:
         for key, uid in self.compiled.unit_pid.items():
@@ -284,7 +291,7 @@ class Game:
         site = self.sites[s.pending[0]]
         F = s.stack[-1]
         if site.kind == "act":
-            F[2]["_m"] = move
+            F[2]["@m"] = move
         else:
             F[2][site.var_key] = move[0] if move else None
         s.pending = None
@@ -321,7 +328,7 @@ class Game:
             raise IllegalMove(self.outcome_str(s, outcome) if isinstance(outcome, int) and
                               0 <= outcome < len(counts) else str(outcome),
                               "this outcome is not possible now")
-        s.stack[-1][2]["_o"] = outcome
+        s.stack[-1][2]["@o"] = outcome
         s.pending = None
         s.cache = None
         self._run(s)
@@ -370,6 +377,10 @@ class Game:
     def parse_move(self, s, text: str):
         want = _norm(text)
         legal = self.legal_moves(s)
+        if want == "pass":
+            if () in legal:
+                return ()
+            raise self._illegal(s, ())
         for m in legal:
             if _norm(self.move_str(s, m)) == want:
                 return m
@@ -392,7 +403,11 @@ class Game:
             if not eq or var.strip() != site.node.var:
                 return None
             v = parse_value(site.value_type, val)
-            return None if v is _BAD else (v,)
+            if v is _BAD:
+                opts = ", ".join(self.move_str(s, m) for m in self.legal_moves(s))
+                raise IllegalMove(text, f"'{val.strip()}' is not a {T.strip(site.value_type)} "
+                                        f"(options: {opts})", site.node.span, site.cite)
+            return (v,)
         if site.kind != "act":
             return None
         name, _, rest = t.partition("(")
@@ -419,7 +434,7 @@ class Game:
             meta = self.actions[move[0]]
             idx = 0
             for t, v in zip(meta.param_types, move[1:]):
-                idx = idx * _size(t) + value_index(t, v)
+                idx = idx * max(T.type_size(t, self.num_players), 1) + value_index(t, v)
             return meta.id_offset + idx
         return site.id_offset + value_index(site.value_type, move[0])
 
@@ -462,7 +477,13 @@ class Game:
                 values = {prm.name: format_value(t, v) for prm, t, v in
                           zip(meta.info.params, meta.param_types, move[1:])}
                 try:
+                    param = msg[msg.index("{") + 1:msg.index("}")]
                     msg = msg.format(**values)
+                    earlier = [f"{n}={v}" for n, v in values.items() if n != param]
+                    names = [prm.name for prm in meta.info.params]
+                    earlier = earlier[:names.index(param)] if param in names else []
+                    if earlier:
+                        msg += " for " + ", ".join(earlier)
                 except (KeyError, IndexError, ValueError):
                     pass
             return IllegalMove(text, msg, span, cite)
@@ -477,12 +498,11 @@ class Game:
     # ------------------------------------------------------------------ results
 
     def scores(self, s) -> list[int]:
-        if s.result is None:
-            return [self._score(s, p)[0] for p in range(s.nplayers)]
-        return [r[0] for r in s.result]
+        res = s.result or self._all_scores(s)
+        return [r[0] for r in res]
 
     def ranking_keys(self, s) -> list[tuple]:
-        res = s.result or [self._score(s, p) for p in range(s.nplayers)]
+        res = s.result or self._all_scores(s)
         return [(r[0], *r[1]) for r in res]
 
     def winners(self, s) -> list[int]:
@@ -505,9 +525,10 @@ class Game:
         return c
 
     def dump(self, s) -> dict:
+        c = self.clone(s)          # the dump owns its data: changing one never changes the other
         return {"format": "regola-state/1", "game": self.name, "modules": self.modules,
-                "players": s.nplayers, "fingerprint": self.fingerprint, "v": s.v,
-                "stack": s.stack, "pending": s.pending, "rng": s.rng, "phase": s.phase}
+                "players": s.nplayers, "fingerprint": self.fingerprint, "v": c.v,
+                "stack": c.stack, "pending": c.pending, "rng": s.rng, "phase": s.phase}
 
     def load(self, data: dict):
         def bad(why):
@@ -536,14 +557,17 @@ class Game:
                                         and isinstance(pending[0], int) and 0 <= pending[0] < len(self.sites)):
             bad("its pending decision is malformed")
         s = st.State()
-        s.v = v
-        s.stack = stack
-        s.pending = pending
+        try:
+            s.v = self._clone_v(v)
+        except (TypeError, IndexError):
+            bad("its variables do not match the rules' layout")
+        s.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in stack]
+        s.pending = list(pending) if pending is not None else None
         s.rng = int(data.get("rng", 0))
         s.phase = int(data.get("phase", 0))
         s.nplayers = self.num_players
         if s.phase == st.OVER:
-            s.result = [self._score(s, p) for p in range(s.nplayers)]
+            s.result = self._all_scores(s)
         return s
 
     # ------------------------------------------------------------------ observation
@@ -614,13 +638,6 @@ def value_index(t, v) -> int:
     return int(v)
 
 
-def _size(t) -> int:
-    t = T.strip(t)
-    if t is T.BOOL:
-        return 2
-    return max(t.size(), 1)
-
-
 def _split_args(text: str) -> list[str]:
     out, depth, cur = [], 0, ""
     for ch in text:
@@ -647,10 +664,14 @@ def _copy(x):
 
 
 def _default_for(t):
+    if isinstance(t, T.OptType):
+        return None
     if T.is_int(t):
         return 0
     if t is T.BOOL:
         return False
+    if isinstance(t, T.ListType):
+        return []
     return None
 
 

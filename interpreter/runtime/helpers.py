@@ -45,6 +45,13 @@ def _knows(bits, p):
     return bits == -1 or bool(bits >> p & 1)
 
 
+def _maplit(n, default, pairs):
+    out = [list(default) if isinstance(default, list) else default for _ in range(n)]
+    for k, v in pairs:
+        out[k] = v
+    return out
+
+
 def _player(k, n):
     if not 1 <= k <= n:
         raise RulesRuntimeError(f"player({k}): seats are numbered 1 to {n}")

@@ -1,0 +1,361 @@
+"""Actions: parameters, `where`, `require`, `cost`; `act` with `optional`, extra `cost`, `else pass`."""
+
+from __future__ import annotations
+
+import copy
+import re
+import textwrap
+
+import pytest
+
+from interpreter.loader import check_rules, load_game
+from interpreter.runtime.game import IllegalMove
+from interpreter.runtime.helpers import RulesRuntimeError
+
+
+def write(tmp_path, text, name="game"):
+    d = tmp_path / name
+    d.mkdir()
+    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
+    return d
+
+
+def load(tmp_path, text, players=2, name="game"):
+    return load_game(str(write(tmp_path, text, name)), players=players)
+
+
+def errors(tmp_path, text, name="game"):
+    return [d for d in check_rules(str(write(tmp_path, text, name))).diagnostics if d.is_error]
+
+
+def line_of(text, needle):
+    lines = textwrap.dedent(text).splitlines()
+    return next(i for i, line in enumerate(lines, 1) if needle in line)
+
+
+def moves(game, s):
+    return [game.move_str(s, m) for m in game.legal_moves(s)]
+
+
+def snapshot(game, s):
+    return copy.deepcopy(game.dump(s))
+
+
+SHOP = """
+game shop:
+    players 2..2
+enum Good: bread, wine, silk
+per player:
+    coins: int, min 0
+    goods: map Good to int
+global:
+    stalls: int
+setup:
+    for p in players:
+        p.coins = 4
+flow:
+    loop:
+        for p in players:
+            act p: buy | beg | close
+cite "Buying"
+action buy(g in values(Good) where g != silk, n in [1, 2, 3]):
+    require stalls < 3, "the market is closed"
+    require me.goods[g] + n <= 3, "you may hold at most three of a good"
+    cost n coins
+    me.goods[g] += n
+action beg():
+    cite "Begging"
+    require me.coins == 0, "only the poor may beg"
+    me.coins += 2
+action close():
+    require stalls < 3, "already closed"
+    stalls += 3
+    end game
+score: sum(me.goods[g] for g in values(Good))
+"""
+
+
+@pytest.fixture
+def shop(tmp_path):
+    game = load(tmp_path, SHOP)
+    return game, game.new_initial_state()
+
+
+def test_every_parameter_combination_passing_where_require_and_cost_is_a_move(shop):
+    game, s = shop
+    assert moves(game, s) == ["buy(bread, 1)", "buy(bread, 2)", "buy(bread, 3)",
+                              "buy(wine, 1)", "buy(wine, 2)", "buy(wine, 3)", "close"]
+    assert game.current_player(s) == 0
+    game.apply(s, "buy(wine, 3)")          # pays 3 of 4 coins
+    assert game.current_player(s) == 1
+    game.apply(s, "buy(bread, 1)")
+    # player 1 has 1 coin and 3 wine: only what is affordable and allowed remains
+    assert moves(game, s) == ["buy(bread, 1)", "close"]
+    o = game.observe(s, 0)["player_state"]["player(1)"]
+    assert o == {"coins": 1, "goods": {"bread": 0, "wine": 3, "silk": 0}}
+
+
+def test_illegal_move_names_the_require_message_and_position_and_changes_nothing(shop):
+    game, s = shop
+    for m in ["buy(wine, 3)", "buy(bread, 1)", "buy(bread, 1)", "buy(bread, 1)"]:
+        game.apply(s, m)
+    # player 1: 0 coins, 3 wine, 1 bread
+    before = snapshot(game, s)
+    with pytest.raises(IllegalMove) as ei:
+        game.apply(s, "buy(wine, 1)")
+    e = ei.value
+    assert e.reason == "you may hold at most three of a good"
+    assert e.cite == "Buying"
+    assert e.span.line == line_of(SHOP, "you may hold at most three")
+    assert e.span.col == 5
+    text = str(e)
+    assert text.startswith("illegal move 'buy(wine, 1)': you may hold at most three of a good [Buying] (")
+    assert re.search(rf"game\.regola:{e.span.line}:5\)$", text)
+    assert snapshot(game, s) == before
+
+
+def test_illegal_move_reasons_in_order(shop):
+    game, s = shop
+    before = snapshot(game, s)
+    cases = {
+        "buy(silk, 1)": ["g != silk"],                 # the parameter's 'where'
+        "buy(bread, 4)": ["4", "[1, 2, 3]"],           # outside the parameter's domain
+        "beg": ["only the poor may beg"],
+    }
+    for move, words in cases.items():
+        with pytest.raises(IllegalMove) as ei:
+            game.apply(s, move)
+        assert all(w in ei.value.reason for w in words), ei.value.reason
+    assert ei.value.cite == "Begging"          # a cite inside the action's block wins
+    # the cost is part of legality
+    game.apply(s, "buy(bread, 3)")
+    game.apply(s, "buy(bread, 3)")
+    with pytest.raises(IllegalMove) as ei:
+        game.apply(s, "buy(wine, 2)")          # 1 coin left
+    assert ei.value.reason == "you cannot pay n coins"
+    assert ei.value.span.line == line_of(SHOP, "cost n coins")
+    assert snapshot(game, s) != before
+
+
+def test_illegal_moves_given_as_tuples_ids_and_unknown_strings(shop):
+    game, s = shop
+    before = snapshot(game, s)
+    with pytest.raises(IllegalMove, match="no such move here"):
+        game.apply(s, "dance")
+    with pytest.raises(IllegalMove, match="passing is not allowed here"):
+        game.apply(s, ())
+    with pytest.raises(IllegalMove, match="no legal move has this id here"):
+        game.apply(s, 10_000)
+    assert snapshot(game, s) == before
+    # a legal move as a tuple or as its id
+    m = game.legal_moves(s)[0]
+    game.apply(s, game.move_id(s, m))
+    assert game.observe(s, 0)["player_state"]["player(1)"]["goods"]["bread"] == 1
+
+
+def test_costs_are_paid_and_effects_run(shop):
+    game, s = shop
+    game.apply(s, "buy(bread, 2)")
+    assert game.observe(s, 0)["player_state"]["player(1)"]["coins"] == 2
+    game.apply(s, "close")
+    assert game.is_terminal(s)
+    assert game.scores(s) == [2, 0]
+
+
+ACT = """
+game turns:
+    players 2..2
+per player:
+    coins: int, min 0
+    tokens: int
+global:
+    trace: int
+setup:
+    player(1).coins = 3
+flow:
+    repeat 3:
+        act player(1): take | rest else pass
+        trace = trace * 10 + 1
+        act player(1): take | rest optional cost 2 coins
+        trace = trace * 10 + 2
+action take(n in [1, 3]):
+    cost n coins
+    me.tokens += n
+action rest():
+    require me.tokens > 0, "rest only after taking"
+    me.coins += 1
+score: me.tokens
+"""
+
+
+def test_act_optional_adds_pass_and_the_extra_cost_is_part_of_legality(tmp_path):
+    game = load(tmp_path, ACT)
+    s = game.new_initial_state()
+    assert moves(game, s) == ["take(1)", "take(3)"]        # no pass: not optional
+    game.apply(s, "take(1)")                                # 2 coins left
+    # the second action costs 2 more: only rest (free) is affordable, and pass
+    assert moves(game, s) == ["rest", "pass"]
+    with pytest.raises(IllegalMove, match="you cannot pay the extra cost of this action"):
+        game.apply(s, "take(1)")
+    game.apply(s, "rest")                                   # pays 2, gains 1
+    o = game.observe(s, 0)["player_state"]["player(1)"]
+    assert o == {"coins": 1, "tokens": 1}
+    assert game.observe(s, 0)["state"]["trace"] == 12
+
+
+def test_act_optional_pass_does_nothing(tmp_path):
+    game = load(tmp_path, ACT)
+    s = game.new_initial_state()
+    game.apply(s, "take(1)")
+    game.apply(s, "pass")
+    assert game.observe(s, 0)["player_state"]["player(1)"] == {"coins": 2, "tokens": 1}
+    assert game.observe(s, 0)["state"]["trace"] == 12
+
+
+def test_act_else_pass_and_optional_without_a_legal_move_are_skipped(tmp_path):
+    game = load(tmp_path, ACT.replace("player(1).coins = 3", "player(1).coins = 0"))
+    s = game.new_initial_state()
+    # nothing is legal anywhere: every act passes, the flow runs to its end
+    assert game.is_terminal(s)
+    assert game.observe(s, 0)["state"]["trace"] == 121212
+
+
+def test_act_with_a_single_legal_move_is_taken_automatically(tmp_path):
+    # (not stated in language.md for 'act'; stated for 'choose')
+    game = load(tmp_path, ACT.replace("player(1).coins = 3", "player(1).coins = 1"))
+    s = game.new_initial_state()
+    # round 1: take(1) is the only legal move of the first act, taken without asking; the
+    # second act is unaffordable. Round 2: rest is the only legal move. Round 3: a real choice.
+    assert not game.is_terminal(s)
+    assert game.observe(s, 0)["state"]["trace"] == 1212
+    assert game.observe(s, 0)["player_state"]["player(1)"] == {"coins": 1, "tokens": 1}
+    assert moves(game, s) == ["take(1)", "rest"]
+
+
+def test_act_without_else_pass_and_no_legal_move_is_a_rules_error(tmp_path):
+    text = ACT.replace("take | rest else pass", "take | rest").replace("player(1).coins = 3", "player(1).coins = 0")
+    game = load(tmp_path, text)
+    with pytest.raises(RulesRuntimeError) as ei:
+        game.new_initial_state()
+    assert f"game.regola:{line_of(text, 'act player(1): take | rest')}:9: no legal option" in str(ei.value)
+
+
+def test_require_without_a_message_names_the_condition(tmp_path):
+    game = load(tmp_path, """
+        game g:
+            players 2..2
+        per player:
+            tokens: int
+        flow:
+            loop:
+                act player(1): work | rest
+        action work(n in [1, 2]):
+            require n + me.tokens < 3
+            me.tokens += n
+        action rest():
+            me.tokens -= 1
+        score: me.tokens
+    """)
+    s = game.new_initial_state()
+    game.apply(s, "work(1)")
+    with pytest.raises(IllegalMove) as ei:
+        game.apply(s, "work(2)")
+    assert "n + me.tokens < 3" in ei.value.reason
+
+
+def test_a_parameter_domain_may_depend_on_an_earlier_parameter(tmp_path):
+    game = load(tmp_path, """
+        game g:
+            players 2..2
+        record Pawn:
+            v: int
+        components Pawn:
+            | name | v | count |
+            | pawn | 1 | 2     |
+        grid board of Pawn:
+            size 2 by 3
+            line wall after column 0
+        global:
+            supply: pile of Pawn
+        setup:
+            fill supply with copies(Pawn)
+            move pawn from supply -> board[cell(0, 0)]
+            move pawn from supply -> board[cell(1, 2)]
+        flow:
+            loop:
+                act player(1): step optional
+        action step(c in cells(board) where board[c] != none, d in adjacent(c) where board[d] == none):
+            require d.row == c.row, "pawns step sideways"
+            move board[c] -> board[d]
+        score: 0
+    """)
+    s = game.new_initial_state()
+    # (0,0) is walled in on the right and may not step down; (1,2) may step left only
+    assert moves(game, s) == ["step((1,2), (1,1))", "pass"]
+    for bad, words in [("step((0,0), (0,1))", ["(0,1)", "adjacent(c)"]),
+                       ("step((0,0), (1,0))", ["pawns step sideways"]),
+                       ("step((0,1), (0,2))", ["board[c] != none"])]:
+        with pytest.raises(IllegalMove) as ei:
+            game.apply(s, bad)
+        assert all(w in ei.value.reason for w in words), ei.value.reason
+
+
+def test_action_not_offered_at_this_decision(tmp_path):
+    game = load(tmp_path, ACT)
+    s = game.new_initial_state()
+    rest = next(m.index for m in game.actions if m.name == "rest")
+    with pytest.raises(IllegalMove, match="rest only after taking"):
+        game.apply(s, (rest,))
+
+
+@pytest.mark.parametrize("body, code", [
+    ("    me.tokens += 1\n    require me.tokens > 1, \"late\"\n", "E161"),   # require after effects
+    ("    me.tokens += 1\n    cost 1 coins\n", "E161"),                      # cost after effects
+    ("    cost 1 gold\n", "E133"),                                          # no such counter
+    ("    require me.tokens, \"not a bool\"\n", "E130"),
+])
+def test_action_body_errors(tmp_path, body, code):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        per player:
+            coins: int, min 0
+            tokens: int
+        flow:
+            act player(1): work
+        action work():
+        BODY
+        score: me.tokens
+    """.replace("        BODY\n", textwrap.indent(body, " " * 8)))
+    assert code in [e.code for e in errs], [str(e) for e in errs]
+
+
+def test_parameter_domain_must_be_finite(tmp_path):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        per player:
+            tokens: int
+        flow:
+            act player(1): work
+        action work(n in [me.tokens, 2]):
+            me.tokens += n
+        score: me.tokens
+    """)
+    assert [e.code for e in errs] == ["E132"]
+
+
+def test_act_names_an_unknown_action(tmp_path):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        per player:
+            tokens: int
+        flow:
+            act player(1): wrok
+        action work():
+            me.tokens += 1
+        score: me.tokens
+    """)
+    assert [e.code for e in errs] == ["E172"]
+    assert "did you mean 'work'?" in errs[0].message

@@ -1,0 +1,362 @@
+"""Constants, `override const`, integer bounds (in / clamp / min / max) and maps."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+import pytest
+
+from interpreter.diagnostics import RulesError
+from interpreter.loader import check_rules, load_game
+from interpreter.runtime.helpers import RulesRuntimeError
+from interpreter.snippets import SnippetCompiler
+
+
+def write(tmp_path, text, name="game", files=None):
+    d = tmp_path / name
+    d.mkdir()
+    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
+    for mod, body in (files or {}).items():
+        (d / f"{mod}.regola").write_text(textwrap.dedent(body), encoding="utf-8")
+    return d
+
+
+def load(tmp_path, text, players=2, modules=(), name="game", files=None):
+    return load_game(str(write(tmp_path, text, name, files)), players=players, modules=list(modules))
+
+
+def errors(tmp_path, text, name="game"):
+    return [d for d in check_rules(str(write(tmp_path, text, name))).diagnostics if d.is_error]
+
+
+def line_of(text, needle):
+    """1-based line of the first line of the dedented rules text containing needle."""
+    lines = textwrap.dedent(text).splitlines()
+    return next(i for i, line in enumerate(lines, 1) if needle in line)
+
+
+# ---------------------------------------------------------------- constants
+
+CONSTS = """
+game g:
+    players 2..3
+const BASE = 4
+const DOUBLE = BASE * 2
+const SLOTS = [1, 3, 5]
+const RICH = DOUBLE > 5
+global:
+    market: row of BASE Card
+    total: int
+record Card:
+    value: int
+components Card:
+    | name | value |
+    | c    | 1     |
+setup:
+    total = DOUBLE + count(SLOTS) + (1 if RICH else 0)
+flow:
+    pass
+score: total + count(slots(market))
+"""
+
+
+def test_constants_may_use_each_other_and_size_zones(tmp_path):
+    game = load(tmp_path, CONSTS)
+    s = game.new_initial_state()
+    # 8 + 3 + 1, and a row of BASE = 4 slots
+    assert game.scores(s) == [16, 16]
+    assert list(game.observe(s, 0)["state"]["market"]) == ["0", "1", "2", "3"]
+
+
+def test_override_const_in_a_module_changes_every_use(tmp_path):
+    game = load(tmp_path, CONSTS, players=3, files={"big": """
+        module big:
+            applies when players == 3
+        override const BASE = 6
+    """})
+    s = game.new_initial_state()
+    assert game.modules == ["big"]
+    # DOUBLE follows BASE: 12 + 3 + 1, and the row has 6 slots
+    assert game.scores(s) == [22, 22, 22]
+    assert len(game.observe(s, 0)["state"]["market"]) == 6
+
+
+def test_a_constant_that_depends_on_itself_is_an_error(tmp_path):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        const A = B + 1
+        const B = A + 1
+        flow:
+            pass
+        score: A
+    """)
+    assert "E122" in [e.code for e in errs]
+
+
+# ---------------------------------------------------------------- integer bounds
+
+BOUNDS = """
+game g:
+    players 2..2
+per player:
+    strict: int in 0..5
+    capped: int, clamp 0..6
+    floor: int, min 2
+    ceiling: int max 3
+    start: int in 1..9 = 4
+action add_strict(n in range(-7, 8)):
+    me.strict += n
+action set_strict(n in range(-7, 8)):
+    me.strict = n
+action add_capped(n in range(-9, 10)):
+    me.capped += n
+action add_floor(n in range(-3, 4)):
+    me.floor += n
+action add_ceiling(n in range(-3, 4)):
+    me.ceiling += n
+flow:
+    loop:
+        act player(1): add_strict | set_strict | add_capped | add_floor | add_ceiling
+score: me.strict + me.capped
+"""
+
+
+@pytest.fixture
+def bounds(tmp_path):
+    game = load(tmp_path, BOUNDS)
+    return game, game.new_initial_state()
+
+
+def mine(game, s, name):
+    return game.observe(s, 0)["player_state"]["player(1)"][name]
+
+
+def test_initial_values_respect_lower_bounds_and_explicit_values(bounds):
+    game, s = bounds
+    assert mine(game, s, "strict") == 0
+    assert mine(game, s, "floor") == 2          # no initial value: starts at the minimum
+    assert mine(game, s, "start") == 4
+
+
+def test_in_bound_inside_the_range_is_fine(bounds):
+    game, s = bounds
+    game.apply(s, "add_strict(5)")
+    assert mine(game, s, "strict") == 5
+    game.apply(s, "add_strict(-5)")
+    assert mine(game, s, "strict") == 0
+
+
+@pytest.mark.parametrize("moves, value", [(["add_strict(6)"], 6), (["add_strict(3)", "add_strict(-4)"], -1),
+                                          (["set_strict(7)"], 7), (["set_strict(-1)"], -1)])
+def test_in_bound_going_outside_is_a_rules_error_with_the_position(bounds, moves, value):
+    game, s = bounds
+    for m in moves[:-1]:
+        game.apply(s, m)
+    with pytest.raises(RulesRuntimeError) as ei:
+        game.apply(s, moves[-1])
+    msg = str(ei.value)
+    what = "me.strict +=" if moves[-1].startswith("add") else "me.strict = n"
+    assert re.match(rf".*game\.regola:{line_of(BOUNDS, what)}:5: ", msg), msg
+    assert f"'strict' would become {value}, outside its declared range 0..5" in msg
+
+
+def test_clamp_keeps_the_value_inside_silently(bounds):
+    game, s = bounds
+    game.apply(s, "add_capped(4)")
+    assert mine(game, s, "capped") == 4
+    game.apply(s, "add_capped(9)")
+    assert mine(game, s, "capped") == 6
+    game.apply(s, "add_capped(-9)")
+    assert mine(game, s, "capped") == 0
+
+
+def test_min_alone_is_strict(bounds):
+    game, s = bounds
+    game.apply(s, "add_floor(3)")
+    assert mine(game, s, "floor") == 5
+    game.apply(s, "add_floor(-3)")
+    assert mine(game, s, "floor") == 2
+    with pytest.raises(RulesRuntimeError, match=r"'floor' would become 1, outside its declared range 2\.\."):
+        game.apply(s, "add_floor(-1)")
+
+
+def test_max_alone_is_strict(bounds):
+    game, s = bounds
+    game.apply(s, "add_ceiling(3)")
+    game.apply(s, "add_ceiling(-3)")
+    game.apply(s, "add_ceiling(-3)")
+    assert mine(game, s, "ceiling") == -3       # no lower bound
+    game.apply(s, "add_ceiling(3)")
+    game.apply(s, "add_ceiling(3)")
+    with pytest.raises(RulesRuntimeError, match=r"'ceiling' would become 4, outside its declared range \.\.3"):
+        game.apply(s, "add_ceiling(1)")
+
+
+def test_initial_value_below_the_minimum_is_an_error(tmp_path):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        global:
+            x: int in 0..5 = -1
+        flow:
+            x = 1
+        score: x
+    """)
+    assert [e.code for e in errs] == ["E151"]
+
+
+def test_initial_value_above_the_maximum_is_an_error(tmp_path):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        global:
+            x: int in 0..5 = 9
+        flow:
+            x = 1
+        score: x
+    """)
+    assert [e.code for e in errs] == ["E151"]
+
+
+def test_bounds_on_a_non_int_are_an_error(tmp_path):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        global:
+            done: bool in 0..1
+        flow:
+            done = true
+        score: 0
+    """)
+    assert [e.code for e in errs] == ["E151"]
+    assert "bool" in errs[0].message
+
+
+def test_empty_range_is_an_error(tmp_path):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        global:
+            x: int in 5..1
+        flow:
+            x = 1
+        score: x
+    """)
+    assert [e.code for e in errs] == ["E151"]
+
+
+# ---------------------------------------------------------------- maps
+
+MAPS = """
+game g:
+    players 3..3
+enum Colour: red, green, blue
+record Tile:
+    v: int
+components Tile:
+    | name | v |
+    | t    | 1 |
+grid board of Tile:
+    size 2 by 4
+    line wall after column 1
+    area room bounded by wall
+global:
+    stock: map Colour to int
+    open: map room to bool
+    votes: map Player to int
+    marks: map Cell to int
+    crossed: map wall to bool
+    owner: map Colour to Player or none
+setup:
+    stock[blue] += 3
+    stock[red] = 2
+    open[cell(0, 3).room] = true
+    votes[player(2)] = 5
+    marks[cell(1, 1)] -= 4
+    crossed[values(wall)[0]] = true
+    owner[green] = player(3)
+flow:
+    pass
+score: stock[blue] + votes[me]
+"""
+
+
+def test_maps_keyed_by_enums_areas_players_cells_and_lines(tmp_path):
+    game = load(tmp_path, MAPS, players=3)
+    s = game.new_initial_state()
+    st = game.observe(s, 0)["state"]
+    assert st["stock"] == {"red": 2, "green": 0, "blue": 3}
+    assert st["open"] == {"room(0)": False, "room(1)": True}
+    assert st["votes"] == {"player(1)": 0, "player(2)": 5, "player(3)": 0}
+    assert st["marks"]["(1,1)"] == -4 and st["marks"]["(0,0)"] == 0 and len(st["marks"]) == 8
+    assert st["crossed"] == {"wall(0)": True}
+    assert st["owner"] == {"red": None, "green": "player(3)", "blue": None}
+    assert game.scores(s) == [3, 8, 3]
+    sc = SnippetCompiler(game)
+    assert sc.expression("stock[red] + stock[green]")(s) == 2
+    assert sc.expression("owner[green] == player(3)")(s) is True
+    assert sc.expression("owner[red] == none")(s) is True
+
+
+def test_map_keyed_by_int_is_an_error(tmp_path):
+    errs = errors(tmp_path, """
+        game g:
+            players 2..2
+        global:
+            m: map int to int
+        flow:
+            m[1] = 2
+        score: 0
+    """)
+    assert "E104" in [e.code for e in errs]
+
+
+def test_bounds_on_map_values_as_documented(tmp_path):
+    game = load(tmp_path, """
+        game g:
+            players 2..2
+        enum Resource: gold, wood
+        per player:
+            resources: map Resource to int, clamp 0..6
+        action gain(r in values(Resource)):
+            me.resources[r] += 5
+        flow:
+            loop:
+                act player(1): gain
+        score: me.resources[gold]
+    """)
+    s = game.new_initial_state()
+    game.apply(s, "gain(gold)")
+    game.apply(s, "gain(gold)")
+    assert game.observe(s, 0)["player_state"]["player(1)"]["resources"]["gold"] == 6
+
+
+def test_map_literal_as_initial_value(tmp_path):
+    game = load(tmp_path, """
+        game g:
+            players 2..2
+        enum Colour: red, blue
+        global:
+            stock: map Colour to int = {red: 2, blue: 1}
+        flow:
+            pass
+        score: stock[red]
+    """)
+    assert game.scores(game.new_initial_state()) == [2, 2]
+
+
+def test_map_to_lists_starts_with_empty_lists(tmp_path):
+    game = load(tmp_path, """
+        game g:
+            players 2..2
+        enum Colour: red, blue
+        global:
+            history: map Colour to list of int
+            plain: list of int
+        flow:
+            pass
+        score: count(history[red]) + count(plain)
+    """)
+    assert game.scores(game.new_initial_state()) == [0, 0]
