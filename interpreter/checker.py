@@ -1116,7 +1116,6 @@ class Checker:
         return t
 
     def _expr(self, e, scope, ctx, expected):
-        p = self.p
         k = type(e)
         if k is ast.IntLit:
             return T.INT

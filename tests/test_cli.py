@@ -4,7 +4,6 @@ import io
 import json
 import sys
 
-import pytest
 
 from regola_tools.cli import main
 

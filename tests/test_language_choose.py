@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
 from interpreter.diagnostics import RulesError
-from interpreter.loader import check_rules, load_game
 from interpreter.runtime.game import IllegalMove
 from interpreter.runtime.helpers import RulesRuntimeError
-
-
-def write(tmp_path, text, name="game"):
-    d = tmp_path / name
-    d.mkdir()
-    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
-    return d
+from rules_helpers import errors, load as _load, moves, trace
 
 
 def load(tmp_path, text, players=3, name="game"):
-    return load_game(str(write(tmp_path, text, name)), players=players)
-
-
-def errors(tmp_path, text, name="game"):
-    return [d for d in check_rules(str(write(tmp_path, text, name))).diagnostics if d.is_error]
-
-
-def moves(game, s):
-    return [game.move_str(s, m) for m in game.legal_moves(s)]
-
-
-def trace(game, s):
-    return game.observe(s, None)["state"]["trace"]
+    return _load(tmp_path, text, players=players, name=name)
 
 
 PICK = """

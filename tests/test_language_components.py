@@ -7,29 +7,8 @@ import textwrap
 import pytest
 
 from interpreter.diagnostics import RulesError
-from interpreter.loader import check_rules, load_game
 from interpreter.snippets import SnippetCompiler
-
-
-def write(tmp_path, text, name="game", files=None):
-    d = tmp_path / name
-    d.mkdir()
-    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
-    for mod, body in (files or {}).items():
-        (d / f"{mod}.regola").write_text(textwrap.dedent(body), encoding="utf-8")
-    return d
-
-
-def load(tmp_path, text, players=2, modules=(), name="game", files=None):
-    return load_game(str(write(tmp_path, text, name, files)), players=players, modules=list(modules))
-
-
-def diagnostics(tmp_path, text, name="game"):
-    return check_rules(str(write(tmp_path, text, name))).diagnostics
-
-
-def errors(tmp_path, text, name="game"):
-    return [d for d in diagnostics(tmp_path, text, name) if d.is_error]
+from rules_helpers import errors, load
 
 
 MARKET = """

@@ -2,38 +2,12 @@
 
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
-from interpreter.loader import check_rules, load_game
 from interpreter.runtime.game import IllegalMove
 from interpreter.runtime.helpers import RulesRuntimeError
-
-
-def write(tmp_path, text, name="game", files=None):
-    d = tmp_path / name
-    d.mkdir()
-    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
-    for mod, body in (files or {}).items():
-        (d / f"{mod}.regola").write_text(textwrap.dedent(body), encoding="utf-8")
-    return d
-
-
-def load(tmp_path, text, players=2, modules=(), name="game", files=None):
-    return load_game(str(write(tmp_path, text, name, files)), players=players, modules=list(modules))
-
-
-def diagnostics(tmp_path, text, name="game"):
-    return check_rules(str(write(tmp_path, text, name))).diagnostics
-
-
-def moves(game, s):
-    return [game.move_str(s, m) for m in game.legal_moves(s)]
-
-
-def trace(game, s):
-    return game.observe(s, None)["state"]["trace"]
+from rules_helpers import diagnostics, load, moves, trace
 
 
 EVENTS = """

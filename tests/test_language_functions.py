@@ -6,23 +6,8 @@ import textwrap
 
 import pytest
 
-from interpreter.loader import check_rules, load_game
 from interpreter.snippets import SnippetCompiler
-
-
-def write(tmp_path, text, name="game"):
-    d = tmp_path / name
-    d.mkdir()
-    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
-    return d
-
-
-def load(tmp_path, text, players=2, name="game"):
-    return load_game(str(write(tmp_path, text, name)), players=players)
-
-
-def errors(tmp_path, text, name="game"):
-    return [d for d in check_rules(str(write(tmp_path, text, name))).diagnostics if d.is_error]
+from rules_helpers import errors, load
 
 
 FUNCS = """

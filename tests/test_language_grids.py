@@ -15,24 +15,13 @@ Districts (bounded by river and street) are numbered in reading order: 0 = rows 
 
 from __future__ import annotations
 
-import textwrap
 
 import pytest
 
-from interpreter.loader import check_rules, load_game
+from interpreter.loader import load_game
 from interpreter.runtime.helpers import RulesRuntimeError
 from interpreter.snippets import SnippetCompiler
-
-
-def write(tmp_path, text, name="game"):
-    d = tmp_path / name
-    d.mkdir()
-    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
-    return d
-
-
-def errors(tmp_path, text, name="game"):
-    return [d for d in check_rules(str(write(tmp_path, text, name))).diagnostics if d.is_error]
+from rules_helpers import errors, write
 
 
 CITY = """

@@ -5,27 +5,12 @@ from __future__ import annotations
 
 import copy
 import json
-import textwrap
 
 import pytest
 
 from interpreter.loader import load_game
 from interpreter.runtime.game import IllegalMove, StateError
-
-
-def write(tmp_path, text, name="game"):
-    d = tmp_path / name
-    d.mkdir()
-    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
-    return d
-
-
-def load(tmp_path, text, players=2, name="game"):
-    return load_game(str(write(tmp_path, text, name)), players=players)
-
-
-def moves(game, s):
-    return [game.move_str(s, m) for m in game.legal_moves(s)]
+from rules_helpers import load, moves, write
 
 
 MARKET = """

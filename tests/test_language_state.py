@@ -3,37 +3,12 @@
 from __future__ import annotations
 
 import re
-import textwrap
 
 import pytest
 
-from interpreter.diagnostics import RulesError
-from interpreter.loader import check_rules, load_game
 from interpreter.runtime.helpers import RulesRuntimeError
 from interpreter.snippets import SnippetCompiler
-
-
-def write(tmp_path, text, name="game", files=None):
-    d = tmp_path / name
-    d.mkdir()
-    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
-    for mod, body in (files or {}).items():
-        (d / f"{mod}.regola").write_text(textwrap.dedent(body), encoding="utf-8")
-    return d
-
-
-def load(tmp_path, text, players=2, modules=(), name="game", files=None):
-    return load_game(str(write(tmp_path, text, name, files)), players=players, modules=list(modules))
-
-
-def errors(tmp_path, text, name="game"):
-    return [d for d in check_rules(str(write(tmp_path, text, name))).diagnostics if d.is_error]
-
-
-def line_of(text, needle):
-    """1-based line of the first line of the dedented rules text containing needle."""
-    lines = textwrap.dedent(text).splitlines()
-    return next(i for i, line in enumerate(lines, 1) if needle in line)
+from rules_helpers import errors, line_of, load
 
 
 # ---------------------------------------------------------------- constants

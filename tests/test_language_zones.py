@@ -6,29 +6,10 @@ import textwrap
 
 import pytest
 
-from interpreter.loader import check_rules, load_game
 from interpreter.runtime.game import IllegalMove
 from interpreter.runtime.helpers import RulesRuntimeError
 from interpreter.snippets import SnippetCompiler
-
-
-def write(tmp_path, text, name="game"):
-    d = tmp_path / name
-    d.mkdir()
-    (d / "game.regola").write_text(textwrap.dedent(text), encoding="utf-8")
-    return d
-
-
-def load(tmp_path, text, players=2, name="game"):
-    return load_game(str(write(tmp_path, text, name)), players=players)
-
-
-def errors(tmp_path, text, name="game"):
-    return [d for d in check_rules(str(write(tmp_path, text, name))).diagnostics if d.is_error]
-
-
-def moves(game, s):
-    return [game.move_str(s, m) for m in game.legal_moves(s)]
+from rules_helpers import errors, load, moves
 
 
 CARDS = """

@@ -28,7 +28,7 @@ A failing expectation prints the expression, the values of its two sides and the
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ruamel.yaml import YAML

@@ -519,7 +519,7 @@ class ProgramCompiler:
             if isinstance(ot, T.GridType) or (isinstance(ot, T.ZoneType) and ot.slotted):
                 obj, idx = self.eg.gen(dest.obj, env), self.eg.gen(dest.index, env)
                 out.add(ind, f"_d = {obj}; _j = {idx}", sp)
-                out.add(ind, f"if _d[_j] is not None: _occupied()", sp)
+                out.add(ind, "if _d[_j] is not None: _occupied()", sp)
                 out.add(ind, f"_d[_j] = {var}", sp)
                 kn = self._known_of(dest.obj, env)
                 if kn:
@@ -718,7 +718,7 @@ class ProgramCompiler:
         if optional:
             mach.emit("_ms.append(())", s.span)
         mach.emit(f"_w = {who}", s.span)
-        mach.emit(f"if _w is None: raise RulesRuntimeError('no player is acting here: who chooses?')", s.span)
+        mach.emit("if _w is None: raise RulesRuntimeError('no player is acting here: who chooses?')", s.span)
         mach.emit(f"S.pending = [{site.index}, _w]; S.cache = _ms; F[1] = {resume}; return {SUSPEND}", s.span)
         mach.cur = resume
         if s.body is None:
@@ -798,7 +798,7 @@ class ProgramCompiler:
             else:
                 args = "".join(f", _m[{i + 1}]" for i in range(len(params)))
                 mach.emit(f"if _a == {meta.index}: {_pyname(key)}(S, _p{args}); return {after}", s.span)
-        mach.emit(f"raise RulesRuntimeError('unknown action ' + repr(_a))", s.span)
+        mach.emit("raise RulesRuntimeError('unknown action ' + repr(_a))", s.span)
         mach.cur = after
 
     def _site(self, kind, node) -> SiteInfo:
