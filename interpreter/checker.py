@@ -631,7 +631,7 @@ class Checker:
             else:
                 val, it = self.static_value(v.init, f"the initial value of '{v.name}'", t)
                 if isinstance(t, T.MapType) and not isinstance(it, T.MapType):
-                    # a single value for every key: 'closed: map district to bool = false'
+                    # a single value for every key: 'open: map Region to bool = true'
                     if val is not None and not T.assignable(it, t.value):
                         self.error(v.init, "E130", f"the entries of '{v.name}' are {t.value}, not {it}")
                     val = None if val is None else [val] * T.type_size(t.key, self.p.players or self.p.max_players)
@@ -1483,7 +1483,7 @@ class Checker:
         if f in BUILTINS:
             return getattr(self, "_b_" + f)(e, args, scope, ctx, expected)
         if f in p.lines or f in p.areas:
-            # street(1), district(3): the value of a line or area type by its number
+            # wall(1), region(3): the value of a line or area type by its number
             t = p.lines.get(f) or p.areas.get(f)
             p.top[f].used = True
             if self._arity(e, args, 1):

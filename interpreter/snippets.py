@@ -2,9 +2,9 @@
 game, outside its rules files: scenario positions and expectations, debugging, REPLs.
 
     sc = SnippetCompiler(game)
-    check = sc.expression("player(1).florins == 22", origin=("case.yaml", 12, 9))
+    check = sc.expression("player(1).coins == 22", origin=("case.yaml", 12, 9))
     check(state)           # -> True / False
-    run = sc.statements(["player(1).florins = 20"], origins=[("case.yaml", 10, 9)])
+    run = sc.statements(["player(1).coins = 20"], origins=[("case.yaml", 10, 9)])
     run(state)
 
 Errors are RulesError diagnostics whose positions point into the origin (file, line,

@@ -215,7 +215,7 @@ class GridType(Type):
 
 @dataclass(frozen=True)
 class TypeRef(Type):
-    """A type named in expression position: `Tile`, `Family`, `district`."""
+    """A type named in expression position: `Card`, `Colour`, `region`."""
     target: Type
 
     @property

@@ -1,6 +1,6 @@
 """A compiled game: the runtime API every driver, bot and test uses.
 
-    game = load_game("lungarno", players=4)
+    game = load_game("my-game", players=4)
     s = game.new_initial_state(seed=1)
     while not game.is_terminal(s):
         if game.is_chance(s):
