@@ -121,7 +121,7 @@ class ZoneType(TypeExpr):
     zone: str            # stack | pile | sequence | row | slots
     elem: str
     size: Optional[Expr] = None
-    key: Optional[str] = None
+    key: Optional[str] = None     # slots: one slot per key; other zones: one zone per key
 
 
 # ------------------------------------------------------------------ expressions
@@ -290,6 +290,11 @@ class RevealStmt(Stmt):
 class RequireStmt(Stmt):
     cond: Expr
     message: Optional[str] = None
+
+
+class PayStmt(Stmt):
+    cost: Expr
+    payment: str
 
 
 class CostItem(Node):
@@ -615,6 +620,35 @@ class ExtendDecl(Decl):
     body: list[Stmt]
 
 
+class WhenDecl(Decl):
+    target: Expr
+    value: Expr
+    body: list[Stmt]
+
+
+class ActionsDecl(Decl):
+    name: str
+    actions: list[str]
+
+
+class ExtendActions(Decl):
+    name: str
+    actions: list[str]
+
+
+class PayRule(Node):
+    var: str
+    source: Expr
+    cond: Optional[Expr] = None
+    when: Optional[Expr] = None
+
+
+class PaymentDecl(Decl):
+    name: str
+    unit: str
+    rules: list[PayRule]
+
+
 class Program(Node):
     """One parsed file."""
     decls: list[Decl]
@@ -655,9 +689,9 @@ ALIASES: dict[str, tuple[type[Node], list[str], dict[str, Any]]] = {
     "list_type": (ListType, ["elem"], {}),
     "optional_type": (OptionalType, ["inner"], {}),
     "map_type": (MapType, ["key", "value"], {}),
-    "stack_type": (ZoneType, ["elem"], {"zone": "stack"}),
-    "pile_type": (ZoneType, ["elem"], {"zone": "pile"}),
-    "sequence_type": (ZoneType, ["elem"], {"zone": "sequence"}),
+    "stack_type": (ZoneType, ["elem", "key"], {"zone": "stack"}),
+    "pile_type": (ZoneType, ["elem", "key"], {"zone": "pile"}),
+    "sequence_type": (ZoneType, ["elem", "key"], {"zone": "sequence"}),
     "sized_zone_type": (ZoneType, ["size", "elem"], {"zone": "row"}),
     "keyed_zone_type": (ZoneType, ["elem", "key"], {"zone": "slots"}),
     "vis_public": (Visibility, [], {"level": "public"}),

@@ -24,11 +24,12 @@ from . import types as T
 from .compose import Composed
 from .diagnostics import Diagnostic
 from .suggest import did_you_mean
-from .symbols import ActionInfo, ActionParamInfo, Callable, CheckedProgram, EventInfo, Sym, VarInfo
+from .symbols import (ActionInfo, ActionParamInfo, Callable, CheckedProgram, EventInfo, PaymentInfo, PayRuleInfo,
+                      Sym, VarInfo, WatchInfo)
 
 BUILTINS = ("count", "sum", "min", "max", "any", "all", "abs", "range", "values", "copies", "slots",
             "cells", "adjacent", "beside", "distance", "row_cells", "col_cells", "cell", "player",
-            "next_player", "knows")
+            "next_player", "knows", "seats_from", "affordable")
 
 RESERVED_VALUES = ("players",)
 
@@ -87,6 +88,7 @@ class Checker:
         self._tables: dict[str, ast.ComponentsDecl] = {}
         self._table_state: dict[str, str] = {}
         self._grid_decls: dict[str, ast.GridDecl] = {}
+        self._whens: list[ast.WhenDecl] = []
         self._static = None                         # StaticEvaluator, made on first use
 
     @classmethod
@@ -101,6 +103,7 @@ class Checker:
         c._tables = {}
         c._table_state = {name: "done" for name in prog.records}
         c._grid_decls = {}
+        c._whens = []
         c._static = None
         return c
 
@@ -217,7 +220,16 @@ class Checker:
                                notes=[(self._tables[d.record].span, "first declared here")])
                 else:
                     self._tables[d.record] = d
-            elif isinstance(d, (ast.OverrideConst, ast.ReplaceDecl, ast.ExtendDecl)):
+            elif isinstance(d, ast.ActionsDecl):
+                p.groups[d.name] = list(d.actions)
+                self._define(d.name, Sym("group", d.name, T.ANY, d, d.actions))
+            elif isinstance(d, ast.WhenDecl):
+                self._whens.append(d)
+            elif isinstance(d, ast.PaymentDecl):
+                pi = PaymentInfo(d.name, T.ANY, d)
+                p.payments[d.name] = pi
+                self._define(d.name, Sym("payment", d.name, T.ANY, d, pi))
+            elif isinstance(d, (ast.OverrideConst, ast.ReplaceDecl, ast.ExtendDecl, ast.ExtendActions)):
                 pass  # applied by the composer
         # grids after records (they name a record)
         for name, d in self._grid_decls.items():
@@ -329,6 +341,13 @@ class Checker:
                     self.error(te, "E104", f"slots are keyed by an enum, area, line or Player, not {key}")
             if te.zone == "row":
                 size = self.static_int(te.size, "the size of a row")
+            if te.zone in ("stack", "pile", "sequence") and te.key is not None:
+                kt = self.resolve_type(ast.TypeName(span=te.span, name=te.key))
+                if kt is not T.ANY and not T.is_indexed(kt):
+                    self.error(te, "E104", f"zones are kept one per value of an enum, record, area, line or "
+                                           f"Player, not {kt}")
+                    return T.ANY
+                return T.KeyedZones(T.ZoneType(te.zone, rec), kt)
             return T.ZoneType(te.zone, rec, size, key)
         raise AssertionError(te)
 
@@ -597,7 +616,7 @@ class Checker:
         vi.type = t
         if not vi.per_player:
             self.p.top[v.name].type = t
-        is_zone = isinstance(t, T.ZoneType)
+        is_zone = isinstance(t, (T.ZoneType, T.KeyedZones))
         vis = [o for o in v.options if isinstance(o, ast.Visibility)]
         if len(vis) > 1:
             self.error(vis[1], "E150", "visibility is given twice")
@@ -607,7 +626,7 @@ class Checker:
                 self.error(vis[0], "E150", "only zones (stacks, piles, rows, slots) can be private or hidden")
             if vis[0].level == "private" and not vi.per_player:
                 self.error(vis[0], "E150", "'private' means seen by its owner: only per-player zones can be private")
-        elif is_zone and t.zone == "stack":
+        elif is_zone and (t.zone if isinstance(t, T.ZoneType) else t.zone.zone) == "stack":
             vi.visibility = "hidden"
         # bounds apply to an int, or to every entry of a map to int
         bounded = T.is_int(t) or (isinstance(t, T.MapType) and T.is_int(t.value))
@@ -659,6 +678,15 @@ class Checker:
 
     def pass_bodies(self):
         p = self.p
+        for name, acts in p.groups.items():
+            for a in acts:
+                if a not in p.actions:
+                    self.error(p.top[name].node, "E172", f"group '{name}' names an unknown action '{a}'"
+                                                         f"{did_you_mean(a, p.actions)}")
+        for pi in p.payments.values():
+            self._payment(pi)
+        for d in self._whens:
+            self._when(d)
         for c in p.defs.values():
             d = c.decl
             scope = self._param_scope(c.params, d)
@@ -865,6 +893,18 @@ class Checker:
             else:
                 ev.emitted = True
                 self._args(s, args, ev.params, scope, ctx, f"event '{s.event}'")
+        elif k is ast.PayStmt:
+            pi = self.p.payments.get(s.payment)
+            if pi is None:
+                self.error(s, "E170", f"unknown payment '{s.payment}'{did_you_mean(s.payment, self.p.payments)}",
+                           "declare it with 'payment NAME of UNIT:'")
+                self.expr(s.cost, scope, ctx)
+            else:
+                self.p.top[s.payment].used = True
+                ct = self.expr(s.cost, scope, ctx, T.ListType(pi.unit))
+                self._expect(s.cost, ct, T.ListType(pi.unit), "a cost")
+            if ctx.kind in ("def", "static", "score"):
+                self.error(s, "E162", "paying changes the game: not in a 'def'")
         elif k is ast.EndGame:
             if ctx.kind == "end":
                 self.error(s, "E163", "the game is already ending here")
@@ -1058,13 +1098,24 @@ class Checker:
     def _act(self, s: ast.ActStmt, scope, ctx):
         pt = self.expr(s.player, scope, ctx, T.PLAYER)
         self._expect(s.player, pt, T.PLAYER, "the acting player")
+        expanded = []
         for name in s.actions:
-            if name not in self.p.actions:
-                self.error(s, "E172", f"unknown action '{name}'{did_you_mean(name, self.p.actions)}")
-            else:
+            if name in self.p.groups:
                 self.p.top[name].used = True
-        if len(set(s.actions)) != len(s.actions):
-            self.error(s, "E172", "an action is listed twice")
+                members = self.p.groups[name]
+            else:
+                members = [name]
+            for a in members:
+                if a not in self.p.actions:
+                    if a == name:
+                        self.error(s, "E172", f"unknown action '{name}'"
+                                              f"{did_you_mean(name, list(self.p.actions) + list(self.p.groups))}")
+                    continue
+                self.p.top[a].used = True
+                if a in expanded:
+                    self.error(s, "E172", f"action '{a}' is offered twice here")
+                expanded.append(a)
+        self.p.act_actions[id(s)] = expanded
         for o in s.options:
             if isinstance(o, ast.ActCost):
                 self._cost_item(ast.CostItem(span=o.span, amount=o.amount, counter=o.counter), scope, ctx)
@@ -1096,7 +1147,8 @@ class Checker:
             where = {"setup": "setup", "flow": "the flow", "end": "'on game end'"}[ctx.kind]
             self.error(s, "E174", f"who chooses? In {where} no player is acting", "add ', by p'")
         if optional and s.body is None:
-            self.error(s, "E173", "an optional choice needs a block: what happens when a value is chosen")
+            # a flat optional choice binds none when the player passes
+            inner.names[s.var] = Sym("local", s.var, T.OptType(et) if et is not T.ANY else T.ANY, s)
         if ctx.kind in ("def", "static", "score"):
             self.error(s, "E162", "choices are made in the flow, procedures, actions and handlers")
         if s.body is not None:
@@ -1386,6 +1438,10 @@ class Checker:
             it = self.expr(e.index, scope, ctx, ot.key)
             self._expect(e.index, it, ot.key, "a key")
             return ot.value
+        if isinstance(ot, T.KeyedZones):
+            it = self.expr(e.index, scope, ctx, ot.key)
+            self._expect(e.index, it, ot.key, "a key")
+            return ot.zone
         if isinstance(ot, T.ZoneType):
             if ot.zone == "row":
                 it = self.expr(e.index, scope, ctx, T.INT)
@@ -1700,6 +1756,124 @@ class Checker:
             self._static_error(e, "knows(...)")
         return T.BOOL
 
+    def _b_seats_from(self, e, args, scope, ctx, expected):
+        if self._arity(e, args, 1):
+            self._expect(args[0], self.expr(args[0], scope, ctx, T.PLAYER), T.PLAYER, "a player")
+        if ctx.static:
+            self._static_error(e, "seats_from(...)")
+        return T.ListType(T.PLAYER)
+
+    def _b_affordable(self, e, args, scope, ctx, expected):
+        if not self._arity(e, args, 2):
+            return T.BOOL
+        pname = args[1].name if isinstance(args[1], ast.Name) else None
+        pi = self.p.payments.get(pname)
+        if pi is None:
+            self.error(args[1], "E170", f"affordable(cost, PAYMENT) names a payment declaration"
+                                        f"{did_you_mean(pname or '', self.p.payments)}")
+            self.expr(args[0], scope, ctx)
+            return T.BOOL
+        self.p.top[pname].used = True
+        self.p.refs[id(args[1])] = self.p.top[pname]
+        self._expect(args[0], self.expr(args[0], scope, ctx, T.ListType(pi.unit)), T.ListType(pi.unit), "a cost")
+        if ctx.static:
+            self._static_error(e, "affordable(...)")
+        return T.BOOL
+
+    # ------------------------------------------------------------------ triggers and payments
+
+    def _when(self, d: ast.WhenDecl):
+        """`when p.x[k] reaches v:` — the target names a variable; p and k are binders."""
+        p = self.p
+        tgt = d.target
+        key_binder = None
+        if isinstance(tgt, ast.Index):
+            if not isinstance(tgt.index, ast.Name):
+                self.error(tgt.index, "E181", "name the key with a plain name, e.g. resources[r]")
+                return
+            key_binder = tgt.index.name
+            tgt = tgt.obj
+        player_binder = None
+        if isinstance(tgt, ast.Attr) and isinstance(tgt.obj, ast.Name):
+            player_binder = tgt.obj.name
+            vi = p.pvars.get(tgt.name)
+            if vi is None:
+                self.error(tgt, "E177", f"players have no attribute '{tgt.name}'{did_you_mean(tgt.name, p.pvars)}")
+                return
+        elif isinstance(tgt, ast.Name):
+            vi = p.globals.get(tgt.name)
+            if vi is None:
+                self.error(tgt, "E170", f"unknown variable '{tgt.name}'{did_you_mean(tgt.name, p.globals)}")
+                return
+            p.top[tgt.name].used = True
+        else:
+            self.error(d.target, "E181", "'when ... reaches' watches a variable: x, x[k], p.x or p.x[k]")
+            return
+        t = vi.type
+        key_type = None
+        if key_binder is not None:
+            if not isinstance(t, T.MapType):
+                self.error(d.target, "E181", f"'{vi.name}' is {t}, not a map: drop the [{key_binder}]")
+                return
+            key_type, t = t.key, t.value
+        elif isinstance(t, T.MapType):
+            self.error(d.target, "E181", f"'{vi.name}' is a map: watch its entries, e.g. {vi.name}[k]")
+            return
+        if not T.is_int(t):
+            self.error(d.target, "E181", f"'when ... reaches' watches a number; '{vi.name}' is {t}")
+            return
+        vi.used = True
+        scope = _Scope()
+        if player_binder:
+            scope.names[player_binder] = Sym("local", player_binder, T.PLAYER, d)
+        if key_binder:
+            scope.names[key_binder] = Sym("local", key_binder, key_type, d)
+        ctx = _Ctx("handler")
+        vt = self.expr(d.value, scope, ctx, T.INT)
+        self._expect(d.value, vt, T.INT, "the value watched for")
+        self.block(d.body, scope, ctx)
+        p.watchers.append(WatchInfo(d, vi, player_binder, key_binder, key_type))
+
+    def _payment(self, pi: PaymentInfo):
+        """Each rule names a counter of the payer that may pay for some units of a cost."""
+        p = self.p
+        d = pi.decl
+        ut = self.resolve_type(ast.TypeName(span=d.span, name=d.unit))
+        if ut is not T.ANY and not T.is_indexed(ut):
+            self.error(d, "E182", f"a cost is a list of values of an enum or record, not {ut}")
+            return
+        pi.unit = ut
+        counters: list = []
+        for rule in d.rules:
+            scope = _Scope()
+            scope.names[rule.var] = Sym("local", rule.var, ut, rule)
+            ctx = _Ctx("payment")
+            src = rule.source
+            keyed = isinstance(src, ast.Index)
+            base = src.obj if keyed else src
+            if not (isinstance(base, ast.Attr) and isinstance(base.obj, ast.Me) and base.name in p.pvars):
+                self.error(src, "E182", "a payment is made from the payer's own counters: me.x or me.x[key]")
+                continue
+            vi = p.pvars[base.name]
+            st = self.expr(src, scope, ctx, T.INT)
+            if not T.is_int(st):
+                self.error(src, "E182", f"a payment comes from a number, not {st}")
+                continue
+            for cond in (rule.cond, rule.when):
+                if cond is not None:
+                    self._expect(cond, self.expr(cond, scope, ctx, T.BOOL), T.BOOL, "a condition")
+            vi.used = True
+            pi.rules.append(PayRuleInfo(rule.var, rule, vi, keyed))
+            if keyed:
+                kt = vi.type.key
+                n = T.type_size(kt, p.players or p.max_players)
+                for k in range(n):
+                    if (vi, k) not in counters:
+                        counters.append((vi, k))
+            elif (vi, None) not in counters:
+                counters.append((vi, None))
+        pi.counters = counters
+
     def _b_player(self, e, args, scope, ctx, expected):
         if self._arity(e, args, 1):
             self._expect(args[0], self.expr(args[0], scope, ctx, T.INT), T.INT, "a seat number")
@@ -1730,8 +1904,9 @@ class Checker:
         for name, sym in p.top.items():
             if sym.used:
                 continue
-            if sym.kind in ("def", "proc", "const", "global"):
-                what = {"def": "function", "proc": "procedure", "const": "constant", "global": "variable"}[sym.kind]
+            if sym.kind in ("def", "proc", "const", "global", "group", "payment"):
+                what = {"def": "function", "proc": "procedure", "const": "constant", "global": "variable",
+                        "group": "group of actions", "payment": "payment"}[sym.kind]
                 self.warn(sym.node, "W001", f"{what} '{name}' is never used")
             elif sym.kind == "action":
                 self.warn(sym.node, "W001", f"action '{name}' is never offered by any 'act'")

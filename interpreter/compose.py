@@ -310,6 +310,19 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
                 cites[id(d.decl)] = cites.get(id(d), "")
                 origin[id(d.decl)] = m.name
                 decls[idx] = d.decl
+            elif isinstance(d, ast.ExtendActions):
+                idx = next((i for i, x in enumerate(decls) if isinstance(x, ast.ActionsDecl) and x.name == d.name),
+                           None)
+                if idx is None:
+                    groups = [x.name for x in decls if isinstance(x, ast.ActionsDecl)]
+                    diags.append(Diagnostic("E013", d.span, f"there is no group of actions '{d.name}' to extend"
+                                            f"{did_you_mean(d.name, groups)}"))
+                    continue
+                old = decls[idx]
+                new = old.model_copy(update={"actions": old.actions + [a for a in d.actions if a not in old.actions]})
+                cites[id(new)] = cites.get(id(old), "")
+                origin[id(new)] = origin.get(id(old), "base")
+                decls[idx] = new
             elif isinstance(d, ast.ExtendDecl):
                 target = d.target
                 idx = next((i for i, x in enumerate(decls)

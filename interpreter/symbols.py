@@ -79,6 +79,33 @@ class EventInfo:
 
 
 @dataclass(eq=False)
+class WatchInfo:
+    """`when TARGET reaches VALUE:` — TARGET is a variable, per player and/or per key."""
+    decl: ast.WhenDecl
+    var: VarInfo
+    player_binder: Optional[str] = None
+    key_binder: Optional[str] = None
+    key_type: object = None
+
+
+@dataclass(eq=False)
+class PayRuleInfo:
+    binder: str
+    rule: ast.PayRule
+    var: VarInfo                   # a counter of the payer: me.x or me.x[key]
+    keyed: bool
+
+
+@dataclass(eq=False)
+class PaymentInfo:
+    name: str
+    unit: object                   # the type of a cost's units
+    decl: ast.PaymentDecl
+    rules: list = field(default_factory=list)
+    counters: list = field(default_factory=list)   # (VarInfo, key index or None), in id order
+
+
+@dataclass(eq=False)
 class CheckedProgram:
     """The composed program plus everything the checker worked out about it."""
     name: str
@@ -106,6 +133,10 @@ class CheckedProgram:
     on_end: Optional[ast.OnEndDecl] = None
     score: Optional[ast.ScoreDecl] = None
     tiebreaks: list[ast.Expr] = field(default_factory=list)
+    groups: dict[str, list[str]] = field(default_factory=dict)    # named groups of actions
+    watchers: list = field(default_factory=list)                   # WatchInfo
+    payments: dict = field(default_factory=dict)                   # name -> PaymentInfo
+    act_actions: dict = field(default_factory=dict)                # id(act stmt) -> actions offered
     asserts: list[ast.AssertDecl] = field(default_factory=list)
     cites: dict[int, str] = field(default_factory=dict)       # id(decl) -> top-level cite
     # side tables keyed by id(node): never stored on the nodes themselves

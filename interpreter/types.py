@@ -205,6 +205,17 @@ class ZoneType(Type):
 
 
 @dataclass(frozen=True)
+class KeyedZones(Type):
+    """One zone per value of a key type: `gate: pile of Merchant by Colour`; gate[red] is a pile."""
+    zone: "ZoneType"
+    key: Type
+
+    @property
+    def name(self):
+        return f"{self.zone} by {self.key}"
+
+
+@dataclass(frozen=True)
 class GridType(Type):
     grid: GridInfo
 

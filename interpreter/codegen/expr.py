@@ -320,6 +320,12 @@ class ExprGen:
             return f"V[{self.slots['?' + key]}][{self.gen(zone.obj, env)}]"
         return f"V[{self.slots['?' + key]}]"
 
+    def b_seats_from(self, e, args, env):
+        return f"_seats_from({self.gen(args[0], env)}, NP)"
+
+    def b_affordable(self, e, args, env):
+        return f"PAY_{args[1].name}(V, me, {self.gen(args[0], env)}, True)"
+
     def b_player(self, e, args, env):
         return f"_player({self.gen(args[0], env)}, NP)"
 

@@ -45,6 +45,13 @@ class VarSlot:
     high: Optional[int] = None
     clamp: bool = False
     grid: Optional[T.GridInfo] = None
+    keys: int = 0               # keyed zones: one zone per key (0: not keyed)
+    key_type: Optional[T.Type] = None
+
+    @property
+    def zone(self) -> Optional[T.ZoneType]:
+        t = self.type
+        return t.zone if isinstance(t, T.KeyedZones) else (t if isinstance(t, T.ZoneType) else None)
 
 
 @dataclass
@@ -59,6 +66,9 @@ class SiteInfo:
     actions: list[str] = field(default_factory=list)
     optional: bool = False
     id_offset: int = 0          # choose sites: first action id of their values
+    payment: str = ""           # pay sites: the payment, its counters' labels and id radixes
+    labels: list = field(default_factory=list)
+    radixes: list = field(default_factory=list)
 
 
 @dataclass
@@ -131,15 +141,19 @@ class ProgramCompiler:
         for vi in list(p.globals.values()) + list(p.pvars.values()):
             t = vi.type
             key = ("." if vi.per_player else "") + vi.name
-            kind, size = "scalar", 0
-            if isinstance(t, T.ZoneType):
+            kind, size, keys, key_type = "scalar", 0, 0, None
+            if isinstance(t, T.KeyedZones):
+                kind = "zone"
+                size = _zone_len(t.zone, self.players)
+                keys, key_type = T.type_size(t.key, self.players), t.key
+            elif isinstance(t, T.ZoneType):
                 kind = "zone"
                 size = _zone_len(t, self.players)
             elif isinstance(t, T.MapType):
                 kind = "map"
                 size = T.type_size(t.key, self.players)
             vs = add(VarSlot(vi.name, key, -1, vi.per_player, kind, t, vi.visibility, vi.init, size,
-                             low=vi.low, high=vi.high, clamp=vi.clamp))
+                             low=vi.low, high=vi.high, clamp=vi.clamp, keys=keys, key_type=key_type))
             vi.slot = vs.slot
             if isinstance(t, T.ZoneType) and t.slotted and vi.visibility == "hidden":
                 ks = VarSlot(vi.name + "?", "?" + key, -1, vi.per_player, "known", t, size=size)
@@ -158,6 +172,8 @@ class ProgramCompiler:
             units["action:" + name] = a.effects
         for name, ev in p.events.items():
             units["event:" + name] = [s for h in ev.handlers for s in h.body]
+        for i, w in enumerate(p.watchers):
+            units[f"watch:{i}"] = w.decl.body
         changed = True
         while changed:
             changed = False
@@ -166,9 +182,19 @@ class ProgramCompiler:
                     self.suspends.add(key)
                     changed = True
 
+    def _watchers_of(self, tgt) -> list:
+        """(index, WatchInfo) of the `when ... reaches` on the variable an assignment targets."""
+        vs = self._target_var(tgt) if isinstance(tgt, (ast.Attr, ast.Index, ast.Name)) else None
+        if vs is None:
+            return []
+        return [(i, w) for i, w in enumerate(self.p.watchers)
+                if w.var.slot == vs.slot and (w.key_binder is not None) == isinstance(tgt, ast.Index)]
+
     def _stmt_suspends(self, s) -> bool:
-        if isinstance(s, (ast.ChooseStmt, ast.ActStmt, ast.DrawStmt)):
+        if isinstance(s, (ast.ChooseStmt, ast.ActStmt, ast.DrawStmt, ast.PayStmt)):
             return True
+        if isinstance(s, ast.AssignStmt):
+            return any(f"watch:{i}" in self.suspends for i, _ in self._watchers_of(s.target))
         if isinstance(s, ast.CallStmt):
             return "proc:" + s.func in self.suspends
         if isinstance(s, ast.EmitStmt):
@@ -191,6 +217,8 @@ class ProgramCompiler:
             src = compile_def_source(self.p, self.eg, c)
             for line in src.splitlines():
                 m.add(line, c.decl.span)
+        for pi in self.p.payments.values():
+            self._payment_functions(pi)
         # actions get their indices first (moves name them)
         offset = 1                               # action id 0 is 'pass'
         for i, (name, a) in enumerate(self.p.actions.items()):
@@ -213,6 +241,13 @@ class ProgramCompiler:
         for name, ev in self.p.events.items():
             for i, h in enumerate(ev.handlers):
                 units.append((f"event:{name}:{i}", h.body, ev.params, h, (), "event:" + name in self.suspends))
+        for i, w in enumerate(self.p.watchers):
+            params = []
+            if w.player_binder:
+                params.append((w.player_binder, T.PLAYER))
+            if w.key_binder:
+                params.append((w.key_binder, w.key_type))
+            units.append((f"watch:{i}", w.decl.body, params, w.decl, (), False))
         roots = []
         for attr in ("setup", "flow", "on_end"):
             d = getattr(self.p, attr)
@@ -418,7 +453,52 @@ class ProgramCompiler:
                 return self.vars[self.slots[tgt.name]]
         return None
 
-    def _assign(self, s: ast.AssignStmt, env, out: Lines, ind):
+    def _assign(self, s: ast.AssignStmt, env, out: Lines, ind, machine=None):
+        watchers = self._watchers_of(s.target)
+        if not watchers:
+            return self._store(s, env, out, ind)
+        # a watched counter: remember who and which key, store, then look for a crossing
+        g = self.eg.gen
+        tgt = s.target
+        base = tgt.obj if isinstance(tgt, ast.Index) else tgt
+        env = dict(env)
+        if isinstance(base, ast.Attr):
+            out.add(ind, f"_wp = {g(base.obj, env)}", s.span)
+        else:
+            out.add(ind, "_wp = me", s.span)
+        if isinstance(tgt, ast.Index):
+            out.add(ind, f"_wk = {g(tgt.index, env)}", s.span)
+        cell = self._watched_cell(tgt)
+        out.add(ind, f"_old = {cell}", s.span)
+        self._store(s, env, out, ind, fixed=True)
+        out.add(ind, f"_new = {cell}", s.span)
+        fired = []
+        for i, w in watchers:
+            wenv = {}
+            if w.player_binder:
+                wenv[w.player_binder] = "_wp"
+            if w.key_binder:
+                wenv[w.key_binder] = "_wk"
+            th = g(w.decl.value, wenv)
+            args = "".join([", _wp"] if w.player_binder else []) + ("".join([", _wk"]) if w.key_binder else "")
+            cond = f"_old < {th} <= _new"
+            key = f"watch:{i}"
+            if key in self.unit_pid:
+                loc = "{" + ", ".join(([f"{w.player_binder!r}: _wp"] if w.player_binder else []) +
+                                      ([f"{w.key_binder!r}: _wk"] if w.key_binder else [])) + "}"
+                fired.append((cond, f"S.stack.append([{self.unit_pid[key]}, 0, {loc}, _wp])"))
+            else:
+                out.add(ind, f"if {cond}: {_pyname(key)}(S, _wp{args})", w.decl.span)
+        return fired
+
+    def _watched_cell(self, tgt) -> str:
+        vs = self._target_var(tgt)
+        if isinstance(tgt, ast.Index):
+            return f"V[{vs.slot}][_wp][_wk]" if vs.per_player else f"V[{vs.slot}][_wk]"
+        return f"V[{vs.slot}][_wp]" if vs.per_player else f"V[{vs.slot}]"
+
+    def _store(self, s: ast.AssignStmt, env, out: Lines, ind, fixed=False):
+        """The assignment itself (bounds and clamps applied). `fixed`: _wp/_wk hold the target."""
         g = self.eg.gen
         tgt = s.target
         val = g(s.value, env)
@@ -429,10 +509,13 @@ class ProgramCompiler:
                 loc = env[tgt.name]
                 op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
                 out.add(ind, f"{loc} {op} {val}", s.span)
-                return
+                return []
             container, key = "V", str(self.slots[tgt.name])
         elif isinstance(tgt, ast.Attr):
-            container, key = f"V[{self.slots['.' + tgt.name]}]", g(tgt.obj, env)
+            container, key = f"V[{self.slots['.' + tgt.name]}]", ("_wp" if fixed else g(tgt.obj, env))
+        elif fixed:
+            cell = self._watched_cell(tgt)
+            container, key = cell[:cell.rindex("[")], "_wk"
         else:
             container, key = g(tgt.obj, env), g(tgt.index, env)
         if s.op == "=":
@@ -450,6 +533,7 @@ class ProgramCompiler:
                 out.add(ind, f"{container}[{key}] = {val}", s.span)
             else:
                 out.add(ind, f"{container}[{key}] += {delta}", s.span)
+        return []
 
     def _adjust(self, out, ind, container, key, delta, vs: VarSlot, span):
         if vs.low is None and vs.high is None:
@@ -552,6 +636,16 @@ class ProgramCompiler:
                 self.stmt_plain(s, env, mach.out, 1, loops, machine=True)
                 continue
             getattr(self, "m_" + s.kind)(s, env, mach, loops)
+
+    def m_assign_stmt(self, s, env, mach, loops):
+        fired = self._assign(s, env, mach.out, 1)
+        after = mach.new()
+        mach.emit("_f = False", s.span)
+        for cond, push in reversed(fired):      # pushed last runs first: declaration order
+            mach.emit(f"if {cond}: {push}; _f = True", s.span)
+        mach.emit(f"if _f: F[1] = {after}; return {CALL}", s.span)
+        mach.goto(after)
+        mach.cur = after
 
     def m_if_stmt(self, s, env, mach, loops):
         g = self.eg.gen
@@ -742,7 +836,7 @@ class ProgramCompiler:
 
     def m_act_stmt(self, s: ast.ActStmt, env, mach, loops):
         site = self._site("act", s)
-        site.actions = list(s.actions)
+        site.actions = list(self.p.act_actions.get(id(s), s.actions))
         optional = any(isinstance(o, ast.ActOptional) for o in s.options)
         else_pass = any(isinstance(o, ast.ActElsePass) for o in s.options)
         extra = [o for o in s.options if isinstance(o, ast.ActCost)]
@@ -757,7 +851,7 @@ class ProgramCompiler:
         for j, o in enumerate(extra):
             fn.add(1, f"_x{j} = {self.eg.gen(o.amount, env)}", o.span)
             extra_amounts.setdefault(o.counter, []).append(f"_x{j}")
-        for name in s.actions:
+        for name in site.actions:
             meta = next(m for m in self.actions if m.name == name)
             gname = f"G_{site.index}_{meta.index}"
             self._generator(gname, meta, extra_amounts)
@@ -784,7 +878,7 @@ class ProgramCompiler:
             vs = self.vars[self.slots["." + o.counter]]
             self._adjust(mach.out, 1, f"V[{vs.slot}]", "_p", f"-({self.eg.gen(o.amount, env)})", vs, o.span)
         mach.emit("_a = _m[0]", s.span)
-        for name in s.actions:
+        for name in site.actions:
             meta = next(m for m in self.actions if m.name == name)
             key = "action:" + name
             params = [prm.name for prm in meta.info.params]
@@ -823,6 +917,89 @@ class ProgramCompiler:
         out += [h for ev in p.events.values() for h in ev.handlers]
         out += [d for d in (p.setup, p.flow, p.on_end) if d is not None]
         return out
+
+    # ------------------------------------------------------------------ payments
+
+    def _counter_index(self, pi, vi, key_src):
+        """Python source of the index of a payer's counter in pi.counters."""
+        if key_src is None:
+            return str(pi.counters.index((vi, None)))
+        first = pi.counters.index((vi, 0))
+        return f"({first} + {key_src})"
+
+    def _payment_functions(self, pi):
+        """PAY_<name>(V, me, cost, check_only): the ways to pay a cost (or whether one exists);
+        SPEND_<name>(V, me, spend): take a chosen way from the counters."""
+        eg = self.eg
+        lines = Lines()
+        lines.add(0, f"def PAY_{pi.name}(V, me, cost, check_only):", pi.decl.span)
+        vals = []
+        for vi, k in pi.counters:
+            vals.append(f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else ""))
+        lines.add(1, f"values = [{', '.join(vals)}]")
+        lines.add(1, "groups = []")
+        lines.add(1, "for l_u, q in _tally(cost):")
+        lines.add(2, "src = []")
+        for r in pi.rules:
+            env = {r.binder: "l_u"}
+            base = r.rule.source.obj if r.keyed else r.rule.source
+            key = eg.gen(r.rule.source.index, env) if r.keyed else None
+            idx = self._counter_index(pi, r.var, key)
+            conds = [eg.gen(c, env) for c in (r.rule.cond, r.rule.when) if c is not None]
+            test = " and ".join(conds) if conds else "True"
+            lines.add(2, f"if {test}:", r.rule.span)
+            lines.add(3, f"_i = {idx}")
+            lines.add(3, "if _i not in src: src.append(_i)")
+            del base
+        lines.add(2, "groups.append((q, src))")
+        lines.add(1, "return _payments(groups, values, check_only)")
+        lines.add(0, f"def SPEND_{pi.name}(V, me, spend):", pi.decl.span)
+        for j, (vi, k) in enumerate(pi.counters):
+            cell = f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else "")
+            lines.add(1, f"{cell} -= spend[{j}]")
+        lines.add(1, "return None")
+        self.mod.add_lines(lines)
+
+    def _pay_labels(self, pi):
+        labels = []
+        for vi, k in pi.counters:
+            if k is None:
+                labels.append(vi.name)
+            else:
+                kt = vi.type.key
+                labels.append(_key_name(kt, k))
+        if len(set(labels)) != len(labels):         # two maps with the same keys: qualify
+            labels = [vi.name if k is None else f"{vi.name}[{_key_name(vi.type.key, k)}]"
+                      for vi, k in pi.counters]
+        return labels
+
+    def m_pay_stmt(self, s: ast.PayStmt, env, mach, loops):
+        pi = self.p.payments[s.payment]
+        site = self._site("pay", s)
+        site.payment = pi.name
+        site.labels = self._pay_labels(pi)
+        site.radixes = [(vi.high + 1 if vi.high is not None else 64) for vi, k in pi.counters]
+        site.prompt = f"how do you pay {_text(s.cost)}?"
+        site.id_offset = self._id_next
+        size = 1
+        for r in site.radixes:
+            size *= r
+        self._id_next += size
+        cost = self.eg.gen(s.cost, env)
+        fn = Lines()
+        fn.add(0, f"def SITE_{site.index}(S, F):")
+        fn.add(1, "V = S.v; L = F[2]; me = F[3]")
+        fn.add(1, f"return [(o,) for o in PAY_{pi.name}(V, me, {cost}, False)]", s.span)
+        self._site_funcs.append(fn)
+        key = self.fresh_key("pay")
+        site.var_key = key
+        resume = mach.new()
+        mach.emit(f"_ms = SITE_{site.index}(S, F)", s.span)
+        mach.emit(f"if not _ms: raise RulesRuntimeError('cannot pay ' + repr({cost}))", s.span)
+        mach.emit(f"if len(_ms) == 1: L[{key!r}] = _ms[0][0]; return {resume}", s.span)
+        mach.emit(f"S.pending = [{site.index}, me]; S.cache = _ms; F[1] = {resume}; return {SUSPEND}", s.span)
+        mach.cur = resume
+        mach.emit(f"SPEND_{pi.name}(V, me, L.pop({key!r}))", s.span)
 
     # ------------------------------------------------------------------ legal moves
 
@@ -1014,6 +1191,17 @@ def _def_block(body, env, eg, out, ind):
         out.append(f"{pad}pass")
 
 
+def _key_name(t, k) -> str:
+    t = T.strip(t)
+    if isinstance(t, T.EnumType):
+        return t.values[k]
+    if isinstance(t, T.RecordType):
+        return t.kinds[k]
+    if isinstance(t, T.PlayerType):
+        return f"player{k + 1}"
+    return str(k)
+
+
 def _zone_len(t: T.ZoneType, players: int) -> int:
     if t.zone == "row":
         return t.size_
@@ -1026,7 +1214,7 @@ def _zone_len(t: T.ZoneType, players: int) -> int:
 
 def _pyname(key: str) -> str:
     kind, _, rest = key.partition(":")
-    prefix = {"proc": "P", "action": "A", "event": "H"}.get(kind, kind.upper())
+    prefix = {"proc": "P", "action": "A", "event": "H", "watch": "W"}.get(kind, kind.upper())
     return f"{prefix}_{rest.replace(':', '_')}"
 
 

@@ -113,6 +113,10 @@ class Game:
             return [None] * vs.size
         if vs.kind == "known":
             return [0] * vs.size
+        if vs.kind == "zone" and vs.keys:
+            t = vs.zone
+            empty = [0] * vs.size if t.counted else ([None] * vs.size if t.slotted else [])
+            return [list(empty) for _ in range(vs.keys)]
         if vs.kind == "zone":
             if t.counted:
                 return [0] * vs.size
@@ -132,14 +136,18 @@ class Game:
             depth = 0
             if vs.kind in ("grid", "cell_attr", "zone", "map", "known"):
                 depth = 1
+            if vs.keys:
+                depth += 1
             if vs.per_player:
                 depth += 1
             if depth == 0:
                 parts.append(f"v[{i}]")
             elif depth == 1:
                 parts.append(f"v[{i}][:]")
-            else:
+            elif depth == 2:
                 parts.append(f"[x[:] for x in v[{i}]]")
+            else:
+                parts.append(f"[[y[:] for y in x] for x in v[{i}]]")
         src = "def clone_v(v):\n    return [" + ", ".join(parts) + "]\n"
         ns: dict = {}
         exec(src, ns)
@@ -284,7 +292,7 @@ class Game:
         elif isinstance(move, int):
             move = self.move_from_id(s, move)
         elif isinstance(move, list):
-            move = tuple(move)
+            move = tuple(tuple(x) if isinstance(x, list) else x for x in move)
         legal = s.cache if s.cache is not None else self.legal_moves(s)
         if move not in legal:
             raise self._illegal(s, move)
@@ -372,6 +380,9 @@ class Game:
                 return meta.name
             args = ", ".join(format_value(t, v) for t, v in zip(meta.param_types, move[1:]))
             return f"{meta.name}({args})"
+        if site.kind == "pay":
+            parts = [f"{label}={n}" for label, n in zip(site.labels, move[0]) if n]
+            return f"pay({', '.join(parts) or 'nothing'})"
         return f"{site.node.var}={format_value(site.value_type, move[0])}"
 
     def parse_move(self, s, text: str):
@@ -436,6 +447,11 @@ class Game:
             for t, v in zip(meta.param_types, move[1:]):
                 idx = idx * max(T.type_size(t, self.num_players), 1) + value_index(t, v)
             return meta.id_offset + idx
+        if site.kind == "pay":
+            idx = 0
+            for radix, n in zip(site.radixes, move[0]):
+                idx = idx * radix + min(n, radix - 1)
+            return site.id_offset + idx
         return site.id_offset + value_index(site.value_type, move[0])
 
     def move_from_id(self, s, ident: int):
@@ -447,6 +463,9 @@ class Game:
     def _illegal(self, s, move) -> IllegalMove:
         site = self.sites[s.pending[0]]
         text = self._safe_str(s, move)
+        if site.kind == "pay":
+            opts = ", ".join(self.move_str(s, m) for m in self.legal_moves(s))
+            return IllegalMove(text, f"not a way to pay this cost (ways: {opts})", site.node.span, site.cite)
         if site.kind == "choose":
             opts = ", ".join(self.move_str(s, m) for m in self.legal_moves(s))
             what = format_value(site.value_type, move[0]) if move and isinstance(move, tuple) else "pass"

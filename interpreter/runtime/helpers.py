@@ -52,15 +52,24 @@ def _maplit(n, default, pairs):
     return out
 
 
+def _tally(units):
+    """[(unit, how many)] in order of first appearance."""
+    counts = {}
+    for u in units:
+        counts[u] = counts.get(u, 0) + 1
+    return list(counts.items())
+
+
+def _seats_from(p, n):
+    return [(p + i) % n for i in range(n)]
+
+
 def _player(k, n):
     if not 1 <= k <= n:
         raise RulesRuntimeError(f"player({k}): seats are numbered 1 to {n}")
     return k - 1
 
 
-HELPERS = {name: obj for name, obj in globals().items()
-           if name.startswith("_") and not name.startswith("__") and callable(obj)}
-HELPERS["RulesRuntimeError"] = RulesRuntimeError
 
 
 class _EndGame(Exception):
@@ -121,6 +130,50 @@ def _no_options(site):
     raise NoOptions(site)
 
 
-HELPERS.update({name: obj for name, obj in list(globals().items())
-                if name.startswith("_") and not name.startswith("__") and callable(obj)})
+
+
+def _payments(groups, values, check_only):
+    """Ways to pay: groups is [(how many units, [counters that may pay for them])]; values the
+    counters' current amounts. Returns the distinct spend vectors (tuples), or with check_only
+    whether there is at least one."""
+    n = len(values)
+    found = set()
+    left = list(values)
+    spend = [0] * n
+
+    def fill(g):
+        if g == len(groups):
+            found.add(tuple(spend))
+            return check_only
+        q, sources = groups[g]
+        return split(g, q, sources, 0)
+
+    def split(g, q, sources, j):
+        if q == 0:
+            return fill(g + 1)
+        if j == len(sources):
+            return False
+        c = sources[j]
+        top = min(q, left[c])
+        # the last source must take all that is left
+        low = q if j == len(sources) - 1 else 0
+        for a in range(top, low - 1, -1):
+            left[c] -= a
+            spend[c] += a
+            done = split(g, q - a, sources, j + 1)
+            left[c] += a
+            spend[c] -= a
+            if done:
+                return True
+        return False
+
+    ok = fill(0)
+    if check_only:
+        return bool(ok) or bool(found)
+    return sorted(found, reverse=True)
+
+
+# everything the generated code may call
+HELPERS = {name: obj for name, obj in list(globals().items())
+           if name.startswith("_") and not name.startswith("__") and callable(obj)}
 HELPERS["RulesRuntimeError"] = RulesRuntimeError

@@ -60,6 +60,9 @@ def _view(vs, value, viewer, owner, known):
         return {_cell(g, c): (x if T.is_int(t) or t is T.BOOL else _fmt(t, x))
                 for c, x in enumerate(value) if x is not None}
     # zones
+    if vs.keys:
+        one = _ZoneOf(vs)
+        return {_fmt(vs.key_type, k): _view(one, z, viewer, owner, None) for k, z in enumerate(value)}
     sees = vs.visibility == "public" or (vs.visibility == "private" and viewer is not None and viewer == owner)
     rec = t.elem
     if t.counted:
@@ -83,6 +86,13 @@ def _view(vs, value, viewer, owner, known):
     if sees:
         return [rec.kinds[k] for k in value]
     return {"count": len(value)}
+
+
+class _ZoneOf:
+    """The view of one zone of a keyed zone variable."""
+
+    def __init__(self, vs):
+        self.kind, self.type, self.visibility, self.keys, self.grid = "zone", vs.zone, vs.visibility, 0, None
 
 
 def _cell(g, c):
