@@ -593,6 +593,11 @@ class OnDecl(Decl):
     body: list[Stmt]
 
 
+class EventDecl(Decl):
+    name: str
+    params: Optional[list[Param]] = None
+
+
 class OnEndDecl(Decl):
     body: list[Stmt]
 

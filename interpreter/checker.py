@@ -29,7 +29,7 @@ from .symbols import (ActionInfo, ActionParamInfo, Callable, CheckedProgram, Eve
 
 BUILTINS = ("count", "sum", "min", "max", "any", "all", "abs", "range", "values", "copies", "slots",
             "cells", "adjacent", "beside", "distance", "row_cells", "col_cells", "cell", "player",
-            "next_player", "knows", "seats_from", "affordable")
+            "next_player", "knows", "seats_from", "affordable", "ordinal")
 
 RESERVED_VALUES = ("players",)
 
@@ -209,6 +209,14 @@ class Checker:
                 p.tiebreaks = list(d.exprs)
             elif isinstance(d, ast.AssertDecl):
                 p.asserts.append(d)
+            elif isinstance(d, ast.EventDecl):
+                ev = p.events.get(d.name)
+                if ev is None:
+                    ev = p.events[d.name] = EventInfo(d.name, [])
+                if ev.decl is not None:
+                    self.error(d, "E102", f"event '{d.name}' is declared twice",
+                               notes=[(ev.decl.span, "first declared here")])
+                ev.decl = d
             elif isinstance(d, ast.OnDecl):
                 ev = p.events.get(d.event)
                 if ev is None:
@@ -377,14 +385,19 @@ class Checker:
                 p.procs[d.name].params = self._params(d.params)
         for name, ev in p.events.items():
             first = None
+            if ev.decl is not None:
+                first = ev.params = self._params(ev.decl.params)
             for h in ev.handlers:
                 params = self._params(h.params)
                 if first is None:
                     first = params
                     ev.params = params
                 elif [str(t) for _, t in params] != [str(t) for _, t in first]:
-                    self.error(h, "E105", f"handlers of event '{name}' disagree on their parameters",
-                               notes=[(ev.handlers[0].span, "the first handler is here")])
+                    where = ev.decl if ev.decl is not None else ev.handlers[0]
+                    self.error(h, "E105", f"this handler of event '{name}' takes ({_sig(params)}); "
+                                          f"the event has ({_sig(first)})",
+                               notes=[(where.span, "declared here" if ev.decl is not None else
+                                       "the first handler is here")])
 
     def _params(self, params) -> list[tuple[str, T.Type]]:
         out = []
@@ -1301,6 +1314,10 @@ class Checker:
             sym = Sym("players", n, T.ListType(T.PLAYER))
         if sym is None:
             sym = p.top.get(n)
+            # procedures, actions and functions are not values: an enum value or component
+            # of the same name is meant
+            if sym is not None and sym.kind in ("def", "proc", "action", "group", "payment") and n in p.values:
+                sym = None
         if sym is None:
             cands = p.values.get(n)
             if cands:
@@ -1756,6 +1773,14 @@ class Checker:
             self._static_error(e, "knows(...)")
         return T.BOOL
 
+    def _b_ordinal(self, e, args, scope, ctx, expected):
+        if self._arity(e, args, 1):
+            t = self.expr(args[0], scope, ctx)
+            if not (T.is_indexed(t) or t is T.ANY) or isinstance(T.strip(t), T.CellType):
+                self.error(args[0], "E130", f"ordinal(x) numbers the values of an enum, a record, an area, a line "
+                                            f"or Player (from 0), not {t}")
+        return T.INT
+
     def _b_seats_from(self, e, args, scope, ctx, expected):
         if self._arity(e, args, 1):
             self._expect(args[0], self.expr(args[0], scope, ctx, T.PLAYER), T.PLAYER, "a player")
@@ -1912,7 +1937,7 @@ class Checker:
                 self.warn(sym.node, "W001", f"action '{name}' is never offered by any 'act'")
         for ev in p.events.values():
             if not ev.emitted:
-                self.warn(ev.handlers[0], "W002", f"event '{ev.name}' is never emitted")
+                self.warn(ev.decl or ev.handlers[0], "W002", f"event '{ev.name}' is never emitted")
 
 
 class _CellAttr(T.Type):
@@ -1921,6 +1946,10 @@ class _CellAttr(T.Type):
     def __init__(self, grid, name, value):
         self.grid, self.attr, self.value = grid, name, value
         self.name = f"cell attribute {name}"
+
+
+def _sig(params) -> str:
+    return ", ".join(f"{n}: {t}" for n, t in params)
 
 
 def _widen(t: T.Type) -> T.Type:

@@ -76,6 +76,7 @@ class EventInfo:
     params: list[tuple[str, Type]]
     handlers: list[ast.OnDecl] = field(default_factory=list)
     emitted: bool = False
+    decl: Optional[ast.EventDecl] = None      # declared with `event NAME(...)`
 
 
 @dataclass(eq=False)

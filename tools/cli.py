@@ -76,6 +76,7 @@ def cmd_check(args) -> int:
                 if not m.automatic and (only_module is None or
                                         Path(m.path).resolve() == Path(only_module).resolve()):
                     configs.append((src.max_players, [*m.requires, name]))
+        unused, unused_diags = None, {}
         for players, mods in configs:
             try:
                 selected = select_modules(src, players, mods)
@@ -93,11 +94,25 @@ def cmd_check(args) -> int:
                 continue
             prog, diags = check(compose(src, selected, players))
             checked += 1
+            config_unused = set()
             for d in diags:
                 key = (d.code, str(d.span), d.message)
+                if d.code == "W001":
+                    config_unused.add(key)
+                    continue
                 if key not in seen:
                     seen.add(key)
                     diags_all.append(d)
+                    continue
+            # "never used" only if unused in every configuration (a module may use it)
+            unused = config_unused if unused is None else (unused & config_unused)
+            for d in diags:
+                if d.code == "W001":
+                    unused_diags[(d.code, str(d.span), d.message)] = d
+        for key in sorted(unused or ()):
+            if key not in seen:
+                seen.add(key)
+                diags_all.append(unused_diags[key])
         sources_all.append(src.sources)
     from interpreter.diagnostics import SourceMap
     sm = SourceMap()

@@ -320,6 +320,9 @@ class ExprGen:
             return f"V[{self.slots['?' + key]}][{self.gen(zone.obj, env)}]"
         return f"V[{self.slots['?' + key]}]"
 
+    def b_ordinal(self, e, args, env):
+        return f"_ordinal({self.gen(args[0], env)})"
+
     def b_seats_from(self, e, args, env):
         return f"_seats_from({self.gen(args[0], env)}, NP)"
 

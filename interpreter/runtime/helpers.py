@@ -60,6 +60,12 @@ def _tally(units):
     return list(counts.items())
 
 
+def _ordinal(x):
+    if x is None:
+        raise RulesRuntimeError("ordinal(none): no value to number")
+    return x
+
+
 def _seats_from(p, n):
     return [(p + i) % n for i in range(n)]
 
