@@ -71,7 +71,27 @@ def _files_of(path: Path) -> list[Path]:
 
 
 def read_game(path: Path) -> GameSource:
-    """Parse every file of a game. Raises RulesError on syntax errors or a bad layout."""
+    """Parse every file of a game (cached per file versions: the AST is never mutated, so
+    configurations of one game share it). Raises RulesError on syntax errors or a bad layout."""
+    files = _files_of(Path(path))
+    try:
+        stamp = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+    except OSError:
+        stamp = None
+    if stamp is not None and stamp in _READ_CACHE:
+        return _READ_CACHE[stamp]
+    src = _read_game(path)
+    if stamp is not None:
+        if len(_READ_CACHE) > 64:
+            _READ_CACHE.clear()
+        _READ_CACHE[stamp] = src
+    return src
+
+
+_READ_CACHE: dict = {}
+
+
+def _read_game(path: Path) -> GameSource:
     sources = SourceMap()
     diags: list[Diagnostic] = []
     warnings: list[Diagnostic] = []

@@ -8,9 +8,8 @@ class RulesRuntimeError(Exception):
 
 
 def _it_counts(counts):
-    for k, n in enumerate(counts):
-        for _ in range(n):
-            yield k
+    """Every copy in a pile or stack, kind by kind."""
+    return [k for k, n in enumerate(counts) if n for _ in range(n)]
 
 
 def _distinct_counts(counts):
@@ -143,6 +142,17 @@ def _payments(groups, values, check_only):
     counters' current amounts. Returns the distinct spend vectors (tuples), or with check_only
     whether there is at least one."""
     n = len(values)
+    if check_only:
+        # quick answers first: not enough in all, or each unit's first source enough alone
+        if sum(q for q, _ in groups) > sum(values):
+            return False
+        need = [0] * n
+        for q, sources in groups:
+            if not sources:
+                return False
+            need[sources[0]] += q
+        if all(need[i] <= values[i] for i in range(n)):
+            return True
     found = set()
     left = list(values)
     spend = [0] * n
