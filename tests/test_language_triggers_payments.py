@@ -274,3 +274,50 @@ def test_seats_from_lists_the_players_in_turn_order(tmp_path):
     """, players=4)
     s = game.new_initial_state()
     assert game.observe(s, None)["state"]["order"] == ["player(3)", "player(4)", "player(1)", "player(2)"]
+
+
+EVENTS = """
+    game g:
+        players 2..2
+    global:
+        trace: list of int
+    event ping(n: int)
+    flow:
+        emit ping(1)
+        trace = trace + [9]
+    score: 0
+"""
+
+
+def test_declared_events_may_have_no_handler_and_modules_handle_them(tmp_path):
+    from rules_helpers import diagnostics
+    assert [d.code for d in diagnostics(tmp_path, EVENTS)] == []          # no 'no handler' warning
+    mod = """
+        module listen:
+            title "Listen"
+        on ping(n: int):
+            trace = trace + [n]
+    """
+    game = load(tmp_path, EVENTS, name="g2", files={"listen": mod}, modules=["listen"])
+    s = game.new_initial_state()
+    assert game.observe(s, None)["state"]["trace"] == [1, 9]
+    bad = mod.replace("on ping(n: int):", "on ping(n: bool):").replace("[n]", "[1]")
+    errs = errors(tmp_path, EVENTS, name="g3", files={"listen": bad})
+    assert errs == []                                   # optional modules are checked when chosen
+    from interpreter.diagnostics import RulesError
+    with pytest.raises(RulesError, match=r"E105.*takes \(n: bool\); the event has \(n: int\)"):
+        load(tmp_path, EVENTS, name="g4", files={"listen": bad}, modules=["listen"])
+
+
+def test_ordinal_numbers_values_from_zero(tmp_path):
+    game = load(tmp_path, """
+        game g:
+            players 2..3
+        enum Colour: red, blue, green
+        global:
+            out: list of int
+        flow:
+            out = [ordinal(c) for c in values(Colour)] + [ordinal(player(3))]
+        score: 0
+    """, players=3)
+    assert game.observe(game.new_initial_state(), None)["state"]["out"] == [0, 1, 2, 2]

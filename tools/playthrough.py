@@ -23,6 +23,9 @@ GOLDEN = ROOT / "tests" / "golden" / "playthroughs"
 PLAYTHROUGHS = [
     ("lungarno-2p-seed1.txt", "lungarno", 2, [], 1),
     ("lungarno-4p-seed2.txt", "lungarno", 4, [], 2),
+    ("lions-of-lydia-2p-seed1.txt", "lions-of-lydia", 2, [], 1),
+    ("lions-of-lydia-3p-all-but-estates-seed2.txt", "lions-of-lydia", 3,
+     ["croesus", "pactolus", "craftsmen", "courtyards", "tomb", "builders", "chariot_race"], 2),
 ]
 
 
