@@ -295,6 +295,7 @@ class RequireStmt(Stmt):
 class PayStmt(Stmt):
     cost: Expr
     payment: str
+    payer: Optional[Expr] = None
 
 
 class CostItem(Node):

@@ -916,6 +916,8 @@ class Checker:
                 self.p.top[s.payment].used = True
                 ct = self.expr(s.cost, scope, ctx, T.ListType(pi.unit))
                 self._expect(s.cost, ct, T.ListType(pi.unit), "a cost")
+            if s.payer is not None:
+                self._expect(s.payer, self.expr(s.payer, scope, ctx, T.PLAYER), T.PLAYER, "who pays")
             if ctx.kind in ("def", "static", "score"):
                 self.error(s, "E162", "paying changes the game: not in a 'def'")
         elif k is ast.EndGame:
@@ -1001,11 +1003,28 @@ class Checker:
         elif isinstance(tgt, ast.Index):
             ot = self.p.types.get(id(tgt.obj), T.ANY)
             osym = self.p.refs.get(id(tgt.obj))
-            if isinstance(ot, T.MapType) or (osym is not None and osym.kind == "cell_attr"):
+            if osym is not None and osym.kind == "cell_attr":
                 ok = True
+            elif isinstance(ot, T.MapType):
+                if isinstance(tgt.obj, ast.Name) and osym is not None and osym.kind == "local":
+                    # a local map is a value: changing it in place would change the game's map
+                    # it came from, past its bounds and triggers
+                    self.error(tgt, "E136", "a local map cannot be changed entry by entry",
+                               "assign the game's variable itself (p.x[k] = ...)")
+                    ok = None
+                else:
+                    ok = True
         if tt is T.ANY:
             ok = True
-        if not ok:
+        if ok and isinstance(T.strip(tt), T.MapType) and not isinstance(tgt, ast.Index):
+            vi = self._var_of(tgt)
+            if vi is not None and (vi.low is not None or vi.high is not None or
+                                   any(w.var is vi for w in self.p.watchers)):
+                self.error(tgt, "E136", f"'{vi.name}' has bounds or triggers: assign it entry by entry "
+                                        f"({_text(tgt)}[k] = ...)")
+        if ok is None:
+            pass
+        elif not ok:
             self.error(tgt, "E136", "this cannot be assigned: assign a variable, a player's counter, "
                                     "a map entry or a cell attribute",
                        "components move with 'move'" if isinstance(T.strip(tt), (T.RecordType, T.ZoneType)) else None)
@@ -1789,8 +1808,10 @@ class Checker:
         return T.ListType(T.PLAYER)
 
     def _b_affordable(self, e, args, scope, ctx, expected):
-        if not self._arity(e, args, 2):
+        if not self._arity(e, args, 3, 2):
             return T.BOOL
+        if len(args) == 3:
+            self._expect(args[2], self.expr(args[2], scope, ctx, T.PLAYER), T.PLAYER, "who pays")
         pname = args[1].name if isinstance(args[1], ast.Name) else None
         pi = self.p.payments.get(pname)
         if pi is None:

@@ -30,6 +30,7 @@ class SnippetCompiler:
         self.game = game
         self.prog = game.prog
         self.pc = ProgramCompiler(self.prog, game.num_players)
+        self.pc.triggers = False      # a position is set, not played: no `when` fires
         self.pc._analyse()
         self.eg = ExprGen(self.prog, self.pc.slots)
         self.sources = SourceMap()
@@ -112,10 +113,14 @@ class SnippetCompiler:
             prog = self._parse(prefix, text, origin)
             stmts = prog.decls[0].body
             for s in stmts:
-                if self.pc._stmt_suspends(s):
+                ends = any(isinstance(n, ast.EndGame) for n in s.walk())
+                if self.pc._stmt_suspends(s) or ends:
+                    why = ("a scenario statement cannot end the game" if ends else
+                           "a scenario statement cannot wait for a decision or a chance draw")
                     raise RulesError([self._remap(Diagnostic(
-                        "E190", s.span, "a scenario statement cannot wait for a decision or a chance draw",
-                        "set the position directly: move components, assign counters"), origin, 4, 1)],
+                        "E190", s.span, why,
+                        "set the position directly: move components, assign counters; "
+                        "play moves to reach the end"), origin, 4, 1)],
                         self.sources)
             n0 = len(checker.diags)
             checker.block(stmts, _Scope(), _Ctx("scenario"))

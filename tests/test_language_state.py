@@ -335,3 +335,28 @@ def test_map_to_lists_starts_with_empty_lists(tmp_path):
         score: count(history[red]) + count(plain)
     """)
     assert game.scores(game.new_initial_state()) == [0, 0]
+
+
+BOUNDED_MAP = """
+    game g:
+        players 2..2
+    enum Res: red, blue
+    per player:
+        res: map Res to int, clamp 0..6
+    flow:
+        pass
+    score: 0
+"""
+
+
+def test_a_local_copy_of_a_map_cannot_be_changed_in_place(tmp_path):
+    """Changing a map through a local name would bypass its bounds and triggers."""
+    errs = errors(tmp_path, BOUNDED_MAP.replace("        pass", "        let r = player(1).res\n        r[red] = 9"))
+    assert [e.code for e in errs] == ["E136"] and "local map" in errs[0].message
+
+
+def test_a_bounded_map_is_assigned_entry_by_entry(tmp_path):
+    errs = errors(tmp_path, BOUNDED_MAP.replace("        pass", "        player(1).res = {red: 3}"), name="g2")
+    assert [e.code for e in errs] == ["E136"] and "entry by entry" in errs[0].message
+    game = load(tmp_path, BOUNDED_MAP.replace("        pass", "        player(1).res[red] = 9"), name="g3")
+    assert game.observe(game.new_initial_state(), None)["player_state"]["player(1)"]["res"]["red"] == 6

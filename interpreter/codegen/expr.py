@@ -327,7 +327,8 @@ class ExprGen:
         return f"_seats_from({self.gen(args[0], env)}, NP)"
 
     def b_affordable(self, e, args, env):
-        return f"PAY_{args[1].name}(V, me, {self.gen(args[0], env)}, True)"
+        payer = self.gen(args[2], env) if len(args) == 3 else "me"
+        return f"PAY_{args[1].name}(V, {payer}, {self.gen(args[0], env)}, True)"
 
     def b_player(self, e, args, env):
         return f"_player({self.gen(args[0], env)}, NP)"

@@ -119,6 +119,7 @@ class ProgramCompiler:
         self.suspends: set[str] = set()          # unit keys that may wait for a decision
         self._n = 0
         self._site_funcs: list[Lines] = []
+        self.triggers = True            # False: assignments set the state without firing `when`
 
     # ------------------------------------------------------------------ layout
 
@@ -184,6 +185,8 @@ class ProgramCompiler:
 
     def _watchers_of(self, tgt) -> list:
         """(index, WatchInfo) of the `when ... reaches` on the variable an assignment targets."""
+        if not self.triggers:
+            return []
         vs = self._target_var(tgt) if isinstance(tgt, (ast.Attr, ast.Index, ast.Name)) else None
         if vs is None:
             return []
@@ -986,10 +989,11 @@ class ProgramCompiler:
             size *= r
         self._id_next += size
         cost = self.eg.gen(s.cost, env)
+        payer = self.eg.gen(s.payer, env) if s.payer is not None else "me"
         fn = Lines()
         fn.add(0, f"def SITE_{site.index}(S, F):")
         fn.add(1, "V = S.v; L = F[2]; me = F[3]")
-        fn.add(1, f"return [(o,) for o in PAY_{pi.name}(V, me, {cost}, False)]", s.span)
+        fn.add(1, f"return [(o,) for o in PAY_{pi.name}(V, {payer}, {cost}, False)]", s.span)
         self._site_funcs.append(fn)
         key = self.fresh_key("pay")
         site.var_key = key
@@ -997,9 +1001,9 @@ class ProgramCompiler:
         mach.emit(f"_ms = SITE_{site.index}(S, F)", s.span)
         mach.emit(f"if not _ms: raise RulesRuntimeError('cannot pay ' + repr({cost}))", s.span)
         mach.emit(f"if len(_ms) == 1: L[{key!r}] = _ms[0][0]; return {resume}", s.span)
-        mach.emit(f"S.pending = [{site.index}, me]; S.cache = _ms; F[1] = {resume}; return {SUSPEND}", s.span)
+        mach.emit(f"S.pending = [{site.index}, {payer}]; S.cache = _ms; F[1] = {resume}; return {SUSPEND}", s.span)
         mach.cur = resume
-        mach.emit(f"SPEND_{pi.name}(V, me, L.pop({key!r}))", s.span)
+        mach.emit(f"SPEND_{pi.name}(V, {payer}, L.pop({key!r}))", s.span)
 
     # ------------------------------------------------------------------ legal moves
 
