@@ -292,6 +292,11 @@ class RequireStmt(Stmt):
     message: Optional[str] = None
 
 
+class RollStmt(Stmt):
+    var: str
+    values: Expr
+
+
 class PayStmt(Stmt):
     cost: Expr
     payment: str
@@ -446,6 +451,10 @@ class ModuleDecl(Decl):
     items: list[Node]
 
 
+class PartDecl(Decl):
+    game: str
+
+
 class ConstDecl(Decl):
     name: str
     value: Expr
@@ -464,6 +473,7 @@ class EnumDecl(Decl):
 class FieldDecl(Node):
     name: str
     type: TypeExpr
+    default: Optional[Expr] = None
 
 
 class RecordDecl(Decl):
@@ -560,6 +570,15 @@ class DefDecl(Decl):
     ret: TypeExpr
     expr: Optional[Expr] = None
     body: Optional[list[Stmt]] = None
+    hook: bool = False            # modifiable by `modifier` declarations
+
+
+class ModifierDecl(Decl):
+    hook_name: str
+    params: Optional[list[str]] = None
+    op: str                       # = | += | -=
+    value: Expr
+    cond: Optional[Expr] = None
 
 
 class ProcedureDecl(Decl):
@@ -707,6 +726,11 @@ ALIASES: dict[str, tuple[type[Node], list[str], dict[str, Any]]] = {
     "grid_line_columns": (GridLine, ["name", "positions"], {"axis": "column"}),
     "def_expr": (DefDecl, ["name", "params", "ret", "expr"], {}),
     "def_block": (DefDecl, ["name", "params", "ret", "body"], {}),
+    "hook_expr": (DefDecl, ["name", "params", "ret", "expr"], {"hook": True}),
+    "hook_block": (DefDecl, ["name", "params", "ret", "body"], {"hook": True}),
+    "modifier_set": (ModifierDecl, ["hook_name", "params", "value", "cond"], {"op": "="}),
+    "modifier_add": (ModifierDecl, ["hook_name", "params", "value", "cond"], {"op": "+="}),
+    "modifier_sub": (ModifierDecl, ["hook_name", "params", "value", "cond"], {"op": "-="}),
     "extend_before": (ExtendDecl, ["target", "body"], {"place": "before"}),
     "extend_after": (ExtendDecl, ["target", "body"], {"place": "after"}),
     "choose_flat": (ChooseStmt, ["var", "domain", "cond", "options"], {}),

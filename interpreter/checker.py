@@ -85,10 +85,12 @@ class Checker:
         self.p.cites = composed.cites
         self._const_decls: dict[str, ast.ConstDecl] = {}
         self._const_state: dict[str, str] = {}     # name -> checking | done
-        self._tables: dict[str, ast.ComponentsDecl] = {}
+        self._tables: dict[str, list[ast.ComponentsDecl]] = {}
         self._table_state: dict[str, str] = {}
         self._grid_decls: dict[str, ast.GridDecl] = {}
         self._whens: list[ast.WhenDecl] = []
+        self._field_defaults: dict[str, dict[str, ast.Expr]] = {}
+        self._modifiers: list[ast.ModifierDecl] = []
         self._static = None                         # StaticEvaluator, made on first use
 
     @classmethod
@@ -104,6 +106,8 @@ class Checker:
         c._table_state = {name: "done" for name in prog.records}
         c._grid_decls = {}
         c._whens = []
+        c._field_defaults = {}
+        c._modifiers = []
         c._static = None
         return c
 
@@ -223,16 +227,15 @@ class Checker:
                     ev = p.events[d.event] = EventInfo(d.event, [])
                 ev.handlers.append(d)
             elif isinstance(d, ast.ComponentsDecl):
-                if d.record in self._tables:
-                    self.error(d, "E102", f"components of '{d.record}' are declared twice",
-                               notes=[(self._tables[d.record].span, "first declared here")])
-                else:
-                    self._tables[d.record] = d
+                # several tables may list one record's components (each with its own columns)
+                self._tables.setdefault(d.record, []).append(d)
             elif isinstance(d, ast.ActionsDecl):
                 p.groups[d.name] = list(d.actions)
                 self._define(d.name, Sym("group", d.name, T.ANY, d, d.actions))
             elif isinstance(d, ast.WhenDecl):
                 self._whens.append(d)
+            elif isinstance(d, ast.ModifierDecl):
+                self._modifiers.append(d)
             elif isinstance(d, ast.PaymentDecl):
                 pi = PaymentInfo(d.name, T.ANY, d)
                 p.payments[d.name] = pi
@@ -262,12 +265,14 @@ class Checker:
                     self._define(item.name, Sym("area", item.name, T.TypeRef(at), item, at))
                 elif isinstance(item, ast.GridCell):
                     self._define(item.name, Sym("cell_attr", item.name, T.ANY, item, g))
-        for rec, d in self._tables.items():
+        for rec, tables in self._tables.items():
             if rec not in p.records:
-                self.error(d, "E103", f"components of unknown record type '{rec}'{did_you_mean(rec, p.records)}")
-            else:
-                # kind names are known now, their attributes in the components pass
-                rt = p.records[rec]
+                self.error(tables[0], "E103", f"components of unknown record type '{rec}'"
+                                              f"{did_you_mean(rec, p.records)}")
+                continue
+            # kind names are known now, their attributes in the components pass
+            rt = p.records[rec]
+            for d in tables:
                 header = d.header.columns
                 if "name" not in header:
                     self.error(d.header, "E110", "a components table needs a 'name' column")
@@ -370,6 +375,8 @@ class Checker:
                     if f.name in ("name", "count"):
                         self.error(f, "E101", f"'{f.name}' is a reserved column of components tables")
                     rt.fields[f.name] = self.resolve_type(f.type)
+                    if f.default is not None:
+                        self._field_defaults.setdefault(d.name, {})[f.name] = f.default
         for g in p.grids.values():
             for item in self._grid_decls[g.name].items:
                 if isinstance(item, ast.GridCell):
@@ -477,7 +484,7 @@ class Checker:
     def pass_components(self):
         for rec in self.p.records.values():
             try:
-                self.ensure_table(rec, self._tables.get(rec.name) or self.p.top[rec.name].node)
+                self.ensure_table(rec, (self._tables.get(rec.name) or [self.p.top[rec.name].node])[0])
             except CheckError:
                 pass
         for name in self._const_decls:
@@ -487,20 +494,29 @@ class Checker:
                 pass
 
     def _eval_table(self, rec: T.RecordType):
-        d = self._tables.get(rec.name)
         for f in rec.fields:
             rec.data[f] = []
         rec.copies = []
-        if d is None:
-            return
+        defaults = self._field_defaults.get(rec.name, {})
+        default_values = {}
+        for f, e in defaults.items():
+            v, t = self.static_value(e, f"the default of field '{f}'", rec.fields[f])
+            if v is not None and not T.assignable(t, rec.fields[f]):
+                self.error(e, "E130", f"field '{f}' of {rec.name} is {rec.fields[f]}, not {t}")
+            default_values[f] = v
+        for d in self._tables.get(rec.name, []):
+            self._eval_one_table(rec, d, default_values)
+
+    def _eval_one_table(self, rec: T.RecordType, d: ast.ComponentsDecl, default_values: dict):
         header = d.header.columns
         for col in header:
             if col not in ("name", "count") and col not in rec.fields:
                 self.error(d.header, "E111", f"record '{rec.name}' has no field '{col}'"
                                              f"{did_you_mean(col, rec.fields)}")
         for f in rec.fields:
-            if f not in header:
-                self.error(d.header, "E111", f"the components table of '{rec.name}' has no column '{f}'")
+            if f not in header and f not in default_values:
+                self.error(d.header, "E111", f"this components table of '{rec.name}' has no column '{f}'",
+                           f"add the column, or give the field a default in the record: {f}: ... = ...")
         for row in d.rows:
             if len(row.cells) != len(header):
                 self.error(row, "E112", f"this row has {len(row.cells)} cells; the header has {len(header)}")
@@ -509,6 +525,7 @@ class Checker:
                 rec.copies.append(1)
                 continue
             count = 1
+            given = {}
             for col, cell in zip(header, row.cells):
                 if col == "name":
                     continue
@@ -523,7 +540,10 @@ class Checker:
                 v, t = self.static_value(cell, f"field '{col}'", ft)
                 if v is not None and not T.assignable(t, ft):
                     self.error(cell, "E130", f"field '{col}' of {rec.name} is {ft}, not {t}")
-                rec.data[col].append(v)
+                given[col] = v
+            for f in rec.fields:
+                v = given[f] if f in given else default_values.get(f)
+                rec.data[f].append(list(v) if isinstance(v, list) else v)
             rec.copies.append(count)
 
     # ------------------------------------------------------------------ 4. grids
@@ -700,6 +720,8 @@ class Checker:
             self._payment(pi)
         for d in self._whens:
             self._when(d)
+        for d in self._modifiers:
+            self._modifier(d)
         for c in p.defs.values():
             d = c.decl
             scope = self._param_scope(c.params, d)
@@ -906,6 +928,15 @@ class Checker:
             else:
                 ev.emitted = True
                 self._args(s, args, ev.params, scope, ctx, f"event '{s.event}'")
+        elif k is ast.RollStmt:
+            vt = self.expr(s.values, scope, ctx)
+            et = T.elem_type(vt)
+            if et is None:
+                self.error(s.values, "E131", f"'roll' picks one value of a list, not of {vt}")
+                et = T.ANY
+            scope.names[s.var] = Sym("local", s.var, T.INT if isinstance(T.strip(et), T.IntRange) else et, s)
+            if ctx.kind in ("def", "static", "score"):
+                self.error(s, "E162", "chance belongs to the game's flow, not to a 'def'")
         elif k is ast.PayStmt:
             pi = self.p.payments.get(s.payment)
             if pi is None:
@@ -1879,6 +1910,34 @@ class Checker:
         self._expect(d.value, vt, T.INT, "the value watched for")
         self.block(d.body, scope, ctx)
         p.watchers.append(WatchInfo(d, vi, player_binder, key_binder, key_type))
+
+    def _modifier(self, d: ast.ModifierDecl):
+        """`modifier hook(a, b) += v when c`: adjusts a hook's result while c holds."""
+        p = self.p
+        c = p.defs.get(d.hook_name)
+        if c is None or not c.decl.hook:
+            hooks = [n for n, x in p.defs.items() if x.decl.hook]
+            what = "is a function, not a hook: declare it with 'hook'" if c is not None else "is not a hook"
+            self.error(d, "E183", f"'{d.hook_name}' {what}{did_you_mean(d.hook_name, hooks) if c is None else ''}")
+            return
+        p.top[d.hook_name].used = True
+        names = d.params or []
+        if len(names) != len(c.params):
+            self.error(d, "E171", f"hook '{d.hook_name}' takes {len(c.params)} parameters; name each of them "
+                                  f"({', '.join(n for n, _ in c.params)})")
+            return
+        scope = _Scope()
+        for name, (_, t) in zip(names, c.params):
+            scope.names[name] = Sym("local", name, t, d)
+        ctx = _Ctx("def")
+        want = T.INT if d.op in ("+=", "-=") else c.ret
+        if d.op in ("+=", "-=") and not T.is_int(c.ret):
+            self.error(d, "E137", f"'{d.op}' adjusts a number; hook '{d.hook_name}' gives {c.ret}")
+        vt = self.expr(d.value, scope, ctx, want)
+        self._expect(d.value, vt, want, "the modifier's value")
+        if d.cond is not None:
+            self._expect(d.cond, self.expr(d.cond, scope, ctx, T.BOOL), T.BOOL, "a modifier's condition")
+        p.modifiers.setdefault(d.hook_name, []).append(d)
 
     def _payment(self, pi: PaymentInfo):
         """Each rule names a counter of the payer that may pay for some units of a cost."""

@@ -109,10 +109,15 @@ def _read_game(path: Path) -> GameSource:
     if diags:
         raise RulesError(diags, sources)
     base = None
+    parts: list[tuple[str, ast.Program, ast.PartDecl]] = []
     modules: dict[str, ModuleInfo] = {}
     for name, prog in programs:
         games = [d for d in prog.decls if isinstance(d, ast.GameDecl)]
         mods = [d for d in prog.decls if isinstance(d, ast.ModuleDecl)]
+        part = [d for d in prog.decls if isinstance(d, ast.PartDecl)]
+        if part and not games and not mods:
+            parts.append((name, prog, part[0]))
+            continue
         if games and mods:
             diags.append(Diagnostic("E010", mods[0].span, "a file declares either a game or a module, not both"))
             continue
@@ -136,7 +141,7 @@ def _read_game(path: Path) -> GameSource:
         else:
             span = prog.decls[0].span if prog.decls else ast.Span(file=name, line=1, col=1, end_line=1, end_col=1)
             diags.append(Diagnostic("E010", span, "this file declares neither a game nor a module",
-                                    "start it with 'game NAME:' or 'module NAME:'"))
+                                    "start it with 'game NAME:', 'module NAME:' or 'part of GAME'"))
     # every module a module requires or conflicts with must exist
     for m in modules.values():
         for item in m.decl.items:
@@ -154,6 +159,18 @@ def _read_game(path: Path) -> GameSource:
     if diags:
         raise RulesError(diags, sources)
     name, prog, gd = base
+    for pname, pprog, pdecl in parts:
+        if pdecl.game != gd.name:
+            diags.append(Diagnostic("E010", pdecl.span, f"this file is part of '{pdecl.game}', but the game here "
+                                                        f"is '{gd.name}'"))
+    if diags:
+        raise RulesError(diags, sources)
+    if parts:
+        # the parts follow the game file, in file-name order: one base program
+        decls = list(prog.decls)
+        for _, pprog, _ in sorted(parts, key=lambda x: x[0]):
+            decls.extend(pprog.decls)
+        prog = ast.Program(span=prog.span, decls=decls)
     title, lo, hi = gd.name, 1, 8
     for item in gd.items:
         if isinstance(item, ast.GameTitle):
@@ -299,7 +316,9 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
             if isinstance(d, ast.TopCite):
                 cite = d.text
                 continue
-            if isinstance(d, (ast.GameDecl, ast.ModuleDecl)):
+            if isinstance(d, (ast.GameDecl, ast.ModuleDecl, ast.PartDecl)):
+                if isinstance(d, ast.PartDecl):
+                    cite = None           # a new file: its own citations
                 continue
             if cite:
                 cites[id(d)] = cite

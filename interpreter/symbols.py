@@ -138,6 +138,7 @@ class CheckedProgram:
     watchers: list = field(default_factory=list)                   # WatchInfo
     payments: dict = field(default_factory=dict)                   # name -> PaymentInfo
     act_actions: dict = field(default_factory=dict)                # id(act stmt) -> actions offered
+    modifiers: dict = field(default_factory=dict)                  # hook name -> [ModifierDecl]
     asserts: list[ast.AssertDecl] = field(default_factory=list)
     cites: dict[int, str] = field(default_factory=dict)       # id(decl) -> top-level cite
     # side tables keyed by id(node): never stored on the nodes themselves

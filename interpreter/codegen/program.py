@@ -194,7 +194,7 @@ class ProgramCompiler:
                 if w.var.slot == vs.slot and (w.key_binder is not None) == isinstance(tgt, ast.Index)]
 
     def _stmt_suspends(self, s) -> bool:
-        if isinstance(s, (ast.ChooseStmt, ast.ActStmt, ast.DrawStmt, ast.PayStmt)):
+        if isinstance(s, (ast.ChooseStmt, ast.ActStmt, ast.DrawStmt, ast.PayStmt, ast.RollStmt)):
             return True
         if isinstance(s, ast.AssignStmt):
             return any(f"watch:{i}" in self.suspends for i, _ in self._watchers_of(s.target))
@@ -776,6 +776,25 @@ class ProgramCompiler:
         self._take(mach.out, 1, s.zone, env, zt, "_k", s.span)
         self._put(mach.out, 1, s.dest, env, "_k", s.span)
 
+    def m_roll_stmt(self, s: ast.RollStmt, env, mach, loops):
+        site = self._site("roll", s)
+        site.value_type = T.strip(T.elem_type(self.eg.t(s.values)) or T.ANY)
+        key = self.fresh_key(s.var)
+        site.var_key = key
+        vals = self.eg.iterable(s.values, env)
+        fn = Lines()
+        fn.add(0, f"def SITE_{site.index}(S, F):")
+        fn.add(1, "V = S.v; L = F[2]; me = F[3]")
+        fn.add(1, f"return list({vals})", s.span)
+        self._site_funcs.append(fn)
+        resume = mach.new()
+        mach.emit(f"_vs = SITE_{site.index}(S, F)", s.span)
+        mach.emit("if not _vs: raise RulesRuntimeError('roll among no values')", s.span)
+        mach.emit(f"if len(set(_vs)) == 1: L[{key!r}] = _vs[0]; return {resume}", s.span)
+        mach.emit(f"S.pending = [{site.index}, -1]; S.cache = None; F[1] = {resume}; return {SUSPEND}", s.span)
+        mach.cur = resume
+        env[s.var] = f"L[{key!r}]"
+
     def m_choose_stmt(self, s: ast.ChooseStmt, env, mach, loops):
         site = self._site("choose", s)
         optional = any(isinstance(o, ast.ChooseOptional) for o in s.options)
@@ -1163,7 +1182,23 @@ def compile_def_source(prog: CheckedProgram, eg: ExprGen, c) -> str:
     d = c.decl
     params = "".join(f", l_{name}" for name, _ in c.params)
     env = {name: f"l_{name}" for name, _ in c.params}
-    out = [f"def D_{d.name}(V, me{params}):"]
+    if d.hook:
+        out = [f"def D_{d.name}(V, me{params}):", f"    _v = D_{d.name}__base(V, me{params})"]
+        for m in prog.modifiers.get(d.name, []):
+            menv = {b: f"l_{name}" for b, (name, _) in zip(m.params or [], c.params)}
+            op = {"=": "=", "+=": "+=", "-=": "-="}[m.op]
+            line = f"_v {op} {eg.gen(m.value, menv)}"
+            if m.cond is not None:
+                line = f"if {eg.gen(m.cond, menv)}: {line}"
+            out.append("    " + line)
+        out.append("    return _v")
+        return "\n".join(out) + "\n" + _def_source(prog, eg, c, f"D_{d.name}__base", params, env)
+    return _def_source(prog, eg, c, f"D_{d.name}", params, env)
+
+
+def _def_source(prog, eg, c, fname, params, env) -> str:
+    d = c.decl
+    out = [f"def {fname}(V, me{params}):"]
     if d.expr is not None:
         out.append(f"    return {eg.gen(d.expr, env)}")
         return "\n".join(out) + "\n"

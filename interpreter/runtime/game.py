@@ -249,6 +249,10 @@ class Game:
     def is_chance(self, s) -> bool:
         return s.pending is not None and s.pending[1] == -1
 
+    def chance_kind(self, s) -> str:
+        """'draw' (a component from a stack) or 'roll' (a value of a list)."""
+        return "roll" if self.sites[s.pending[0]].kind == "roll" else "draw"
+
     def current_player(self, s) -> int:
         if s.pending is None:
             return TERMINAL
@@ -306,37 +310,44 @@ class Game:
         s.cache = None
         self._run(s)
 
-    def chance_outcomes(self, s) -> list[tuple[int, float]]:
-        counts = self._chance_counts(s)
-        total = sum(counts)
-        return [(k, n / total) for k, n in enumerate(counts) if n]
+    def chance_outcomes(self, s) -> list[tuple[object, float]]:
+        dist = self._chance_dist(s)
+        total = sum(n for _, n in dist)
+        return [(v, n / total) for v, n in dist]
 
-    def _chance_counts(self, s):
+    def _chance_dist(self, s):
+        """[(outcome, weight)]: the kinds left in a stack drawn from, or the values rolled."""
         if not self.is_chance(s):
             raise IllegalMove("chance", "this is not a chance event")
-        return self._site_funcs[s.pending[0]](s, s.stack[-1])
+        site = self.sites[s.pending[0]]
+        vals = self._site_funcs[site.index](s, s.stack[-1])
+        if site.kind == "roll":
+            tally: dict = {}
+            for v in vals:
+                tally[v] = tally.get(v, 0) + 1
+            return list(tally.items())
+        return [(k, n) for k, n in enumerate(vals) if n]
 
-    def sample_chance(self, s) -> int:
+    def sample_chance(self, s):
         """Draw an outcome from the state's seeded generator (advancing it)."""
-        counts = self._chance_counts(s)
-        total = sum(counts)
+        dist = self._chance_dist(s)
+        total = sum(n for _, n in dist)
         s.rng, x = st.rng_next(s.rng)
         r = x % total
-        for k, n in enumerate(counts):
+        for v, n in dist:
             if r < n:
-                return k
+                return v
             r -= n
         raise AssertionError("unreachable")
 
     def apply_chance(self, s, outcome) -> None:
         if isinstance(outcome, str):
             outcome = self.parse_outcome(s, outcome)
-        counts = self._chance_counts(s)
-        if not (isinstance(outcome, int) and 0 <= outcome < len(counts) and counts[outcome] > 0):
-            raise IllegalMove(self.outcome_str(s, outcome) if isinstance(outcome, int) and
-                              0 <= outcome < len(counts) else str(outcome),
-                              "this outcome is not possible now")
-        s.stack[-1][2]["@o"] = outcome
+        dist = self._chance_dist(s)
+        if outcome not in [v for v, _ in dist]:
+            raise IllegalMove(str(outcome), "this outcome is not possible now")
+        site = self.sites[s.pending[0]]
+        s.stack[-1][2]["@o" if site.kind == "chance" else site.var_key] = outcome
         s.pending = None
         s.cache = None
         self._run(s)
@@ -354,17 +365,24 @@ class Game:
         node = site.node
         return getattr(node, "zone", None)
 
-    def outcome_str(self, s, outcome: int) -> str:
+    def outcome_str(self, s, outcome) -> str:
         site = self.sites[s.pending[0]]
+        if site.kind == "roll":
+            return format_value(site.value_type, outcome)
         rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
         return rec.kinds[outcome]
 
-    def parse_outcome(self, s, text: str) -> int:
+    def parse_outcome(self, s, text: str):
         site = self.sites[s.pending[0]]
+        from ..suggest import did_you_mean
+        if site.kind == "roll":
+            names = {self.outcome_str(s, v): v for v, _ in self._chance_dist(s)}
+            if text.strip() in names:
+                return names[text.strip()]
+            raise IllegalMove(text, f"not a possible outcome ({', '.join(names)})")
         rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
         if text in rec.kinds:
             return rec.kinds.index(text)
-        from ..suggest import did_you_mean
         raise IllegalMove(text, f"not a {rec.name}{did_you_mean(text, rec.kinds)}")
 
     def fmt(self, t, v) -> str:
