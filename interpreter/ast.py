@@ -653,7 +653,7 @@ class WhenDecl(Decl):
 
 class ActionsDecl(Decl):
     name: str
-    actions: list[str]
+    actions: list[str] = []
 
 
 class ExtendActions(Decl):

@@ -1489,6 +1489,8 @@ class Checker:
 
     def _index(self, e: ast.Index, scope, ctx):
         ot = self.expr(e.obj, scope, ctx)
+        if isinstance(ot, T.OptType) and isinstance(T.strip(ot), (T.MapType, T.ListType)):
+            ot = T.strip(ot)           # none here is a run-time error with the position
         if ot is T.ANY:
             self.expr(e.index, scope, ctx)
             return T.ANY

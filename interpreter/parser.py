@@ -7,6 +7,7 @@ transformer is derived from the AST classes (see `ast.build_rule_table`).
 from __future__ import annotations
 
 import ast as pyast
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -24,19 +25,29 @@ _CONTINUES = {",", "and", "or", "not", "in", "where", "+", "-", "*", "/", "%", "
               "<", "<=", ">", ">=", "->", "+=", "-=", "if", "else"}
 
 
+# A line starting with one of these continues the line before.
+_LEADS_RE = re.compile(r"(?:and|or|where|else(?!\s*:))\b|[-+*/%<>]|==|!=")
+
+
 class _RegolaIndenter(Indenter):
     """Python-style blocks, plus continuation lines after a trailing operator or comma."""
 
     def process(self, stream):
         return super().process(self._join_continuations(stream))
 
-    @staticmethod
-    def _join_continuations(stream):
+    text = ""                     # the text being parsed (set by parse(); not re-entrant)
+
+    def _join_continuations(self, stream):
+        """Drop the line break after a trailing operator or comma, and before a line that starts
+        with one (`and`, `or`, `+`, `where`, `else x` but not `else:`). The next line is read
+        from the text: lexing ahead would confuse lark's contextual lexer."""
         prev = None
         for tok in stream:
-            if (tok.type == "_NL" and prev is not None and prev.type not in ("NAME", "STRING", "INT")
-                    and prev.value in _CONTINUES):
-                continue
+            if tok.type == "_NL" and prev is not None:
+                if prev.type not in ("NAME", "STRING", "INT") and prev.value in _CONTINUES:
+                    continue
+                if tok.end_pos is not None and _LEADS_RE.match(self.text, tok.end_pos):
+                    continue
             yield tok
             prev = tok
 
@@ -208,6 +219,7 @@ def parse(text: str, filename: str = "<rules>", sources: SourceMap | None = None
     if not text.endswith("\n"):
         text += "\n"
     parser = _lark()
+    parser.options.postlex.text = text
     try:
         tree = parser.parse(text)
     except UnexpectedInput as exc:

@@ -26,6 +26,8 @@ PLAYTHROUGHS = [
     ("lions-of-lydia-2p-seed1.txt", "lions-of-lydia", 2, [], 1),
     ("lions-of-lydia-3p-all-but-estates-seed2.txt", "lions-of-lydia", 3,
      ["croesus", "pactolus", "craftsmen", "courtyards", "tomb", "builders", "chariot_race"], 2),
+    ("lorenzo-il-magnifico-2p-seed1.txt", "lorenzo-il-magnifico", 2, [], 1),
+    ("lorenzo-il-magnifico-4p-advanced-leaders-seed3.txt", "lorenzo-il-magnifico", 4, ["advanced", "leaders"], 3),
 ]
 
 

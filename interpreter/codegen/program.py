@@ -1184,7 +1184,9 @@ def compile_def_source(prog: CheckedProgram, eg: ExprGen, c) -> str:
     env = {name: f"l_{name}" for name, _ in c.params}
     if d.hook:
         out = [f"def D_{d.name}(V, me{params}):", f"    _v = D_{d.name}__base(V, me{params})"]
-        for m in prog.modifiers.get(d.name, []):
+        mods = prog.modifiers.get(d.name, [])
+        # values set first (in declaration order), then the adjustments (in declaration order)
+        for m in [x for x in mods if x.op == "="] + [x for x in mods if x.op != "="]:
             menv = {b: f"l_{name}" for b, (name, _) in zip(m.params or [], c.params)}
             op = {"=": "=", "+=": "+=", "-=": "-="}[m.op]
             line = f"_v {op} {eg.gen(m.value, menv)}"

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 
 class RulesRuntimeError(Exception):
     """The rules did something impossible while running (a bug in the rules, not a bad move)."""
 
 
 def _it_counts(counts):
-    """Every copy in a pile or stack, kind by kind."""
-    return [k for k, n in enumerate(counts) if n for _ in range(n)]
+    """Every copy in a pile or stack, kind by kind (the scan of the counts runs in C)."""
+    kinds = list(compress(range(len(counts)), counts))
+    if len(kinds) == sum(counts):
+        return kinds
+    return [k for k in kinds for _ in range(counts[k])]
 
 
 def _distinct_counts(counts):
-    return [k for k, n in enumerate(counts) if n]
+    return list(compress(range(len(counts)), counts))
 
 
 def _it_slots(slots):
