@@ -220,15 +220,21 @@ def cmd_replay(args) -> int:
 # --------------------------------------------------------------------- test
 
 def cmd_test(args) -> int:
-    from .scenarios import collect, run_scenario
+    from .scenarios import ScenarioError, load_file, run_scenario, scenario_files
     paths = args.paths or ["tests/scenarios"]
-    files = collect(paths)
+    files = scenario_files(paths)
     if not files:
         print("regola test: no scenario files (*.yaml) found", file=sys.stderr)
         return 1
     failed = passed = 0
-    for f in files:
-        for sc in f:
+    for path in files:
+        try:
+            scenarios = load_file(path)
+        except ScenarioError as e:   # a broken file fails alone; the others still run
+            failed += 1
+            print(f"FAIL  {e}\n")
+            continue
+        for sc in scenarios:
             res = run_scenario(sc)
             if res.ok:
                 passed += 1

@@ -154,7 +154,8 @@ def load_file(path) -> list[Scenario]:
     return out
 
 
-def collect(paths) -> list[list[Scenario]]:
+def scenario_files(paths) -> list[Path]:
+    """The scenario files named by `paths` (files, or directories searched for *.yaml)."""
     files = []
     for p in paths:
         p = Path(p)
@@ -164,7 +165,11 @@ def collect(paths) -> list[list[Scenario]]:
                          if not any(part.startswith("_") for part in f.relative_to(p).parts))
         else:
             files.append(p)
-    return [load_file(f) for f in files]
+    return files
+
+
+def collect(paths) -> list[list[Scenario]]:
+    return [load_file(f) for f in scenario_files(paths)]
 
 
 def run_scenario(sc: Scenario) -> Outcome:
