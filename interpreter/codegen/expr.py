@@ -187,9 +187,12 @@ class ExprGen:
     def g_generator_call(self, e, env):
         clauses, inner = self._clauses(e, env)
         elem = self.gen(e.elem, inner)
+        # a list is faster to build than a generator to drain, except where any/all stop early
         if e.func == "count":
-            return f"sum(1 {clauses})"
-        return f"{e.func}({elem} {clauses})"
+            return f"len([1 {clauses}])"
+        if e.func in ("any", "all"):
+            return f"{e.func}({elem} {clauses})"
+        return f"{e.func}([{elem} {clauses}])"
 
     # calls ----------------------------------------------------------------
 

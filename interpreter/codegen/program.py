@@ -1183,8 +1183,13 @@ def compile_def_source(prog: CheckedProgram, eg: ExprGen, c) -> str:
     params = "".join(f", l_{name}" for name, _ in c.params)
     env = {name: f"l_{name}" for name, _ in c.params}
     if d.hook:
-        out = [f"def D_{d.name}(V, me{params}):", f"    _v = D_{d.name}__base(V, me{params})"]
         mods = prog.modifiers.get(d.name, [])
+        if not mods:        # nothing changes this hook here: it is a plain definition
+            return _def_source(prog, eg, c, f"D_{d.name}", params, env)
+        if d.expr is not None:
+            out = [f"def D_{d.name}(V, me{params}):", f"    _v = {eg.gen(d.expr, env)}"]
+        else:
+            out = [f"def D_{d.name}(V, me{params}):", f"    _v = D_{d.name}__base(V, me{params})"]
         # values set first (in declaration order), then the adjustments (in declaration order)
         for m in [x for x in mods if x.op == "="] + [x for x in mods if x.op != "="]:
             menv = {b: f"l_{name}" for b, (name, _) in zip(m.params or [], c.params)}
@@ -1194,6 +1199,8 @@ def compile_def_source(prog: CheckedProgram, eg: ExprGen, c) -> str:
                 line = f"if {eg.gen(m.cond, menv)}: {line}"
             out.append("    " + line)
         out.append("    return _v")
+        if d.expr is not None:
+            return "\n".join(out) + "\n"
         return "\n".join(out) + "\n" + _def_source(prog, eg, c, f"D_{d.name}__base", params, env)
     return _def_source(prog, eg, c, f"D_{d.name}", params, env)
 
