@@ -29,7 +29,7 @@ from .symbols import (ActionInfo, ActionParamInfo, Callable, CheckedProgram, Eve
 
 BUILTINS = ("count", "sum", "min", "max", "any", "all", "abs", "range", "values", "copies", "slots",
             "cells", "adjacent", "beside", "distance", "row_cells", "col_cells", "cell", "player",
-            "next_player", "knows", "seats_from", "affordable", "ordinal")
+            "next_player", "knows", "seats_from", "affordable", "ordinal", "can")
 
 RESERVED_VALUES = ("players",)
 
@@ -1857,6 +1857,20 @@ class Checker:
         self._expect(args[0], self.expr(args[0], scope, ctx, T.ListType(pi.unit)), T.ListType(pi.unit), "a cost")
         if ctx.static:
             self._static_error(e, "affordable(...)")
+        return T.BOOL
+
+    def _b_can(self, e, args, scope, ctx, expected):
+        """can(p, ACTION): whether player p has a legal move of that action now."""
+        if not self._arity(e, args, 2, 2):
+            return T.BOOL
+        self._expect(args[0], self.expr(args[0], scope, ctx, T.PLAYER), T.PLAYER, "the player")
+        aname = args[1].name if isinstance(args[1], ast.Name) else None
+        if aname not in self.p.actions:
+            self.error(args[1], "E170", f"can(p, ACTION) names an action{did_you_mean(aname or '', self.p.actions)}")
+            return T.BOOL
+        self.p.refs[id(args[1])] = self.p.top[aname]
+        if ctx.static:
+            self._static_error(e, "can(...)")
         return T.BOOL
 
     # ------------------------------------------------------------------ triggers and payments

@@ -335,3 +335,51 @@ def test_act_names_an_unknown_action(tmp_path):
     """)
     assert [e.code for e in errs] == ["E172"]
     assert "did you mean 'work'?" in errs[0].message
+
+
+CAN = """
+game g:
+    players 2..2
+per player:
+    coins: int, min 0
+    cards: int
+    asked: bool
+setup:
+    player(1).coins = 1
+flow:
+    repeat 3:
+        for p in players:
+            p.asked = can(p, buy)
+            if can(p, buy):
+                act p: buy | wave
+            else:
+                act p: wave optional
+action buy(n in [1, 2]):
+    require me.coins >= n, "not enough coins"
+    me.coins -= n
+    me.cards += n
+action wave():
+    me.cards += 0
+score: me.cards
+"""
+
+
+def test_can_tells_whether_an_action_has_a_legal_move_for_a_player(tmp_path):
+    game = load(tmp_path, CAN)
+    s = game.new_initial_state()
+    # player 1 has a coin: buying is possible, waving too, no pass
+    assert moves(game, s) == ["buy(1)", "wave"]
+    game.apply(s, game.parse_move(s, "buy(1)"))
+    # player 2 has none: buying is impossible, so the optional act offers wave or pass
+    assert sorted(moves(game, s)) == ["pass", "wave"]
+    assert game.observe(s, None)["player_state"]["player(1)"]["asked"] is True
+    assert game.observe(s, None)["player_state"]["player(2)"]["asked"] is False
+
+
+def test_can_names_an_action(tmp_path):
+    errs = errors(tmp_path, CAN.replace("can(p, buy)", "can(p, bye)", 1))
+    assert [e.code for e in errs] == ["E170"]
+    assert "did you mean 'buy'?" in errs[0].message
+    (tmp_path / "second").mkdir()
+    errs = errors(tmp_path / "second", CAN.replace("can(p, buy)", "can(2, buy)", 1))
+    assert errs and "the player" in errs[0].message

@@ -333,6 +333,10 @@ class ExprGen:
         payer = self.gen(args[2], env) if len(args) == 3 else "me"
         return f"PAY_{args[1].name}(V, {payer}, {self.gen(args[0], env)}, True)"
 
+    def b_can(self, e, args, env):
+        idx = list(self.p.actions).index(args[1].name)      # actions are numbered in this order
+        return f"_can(G_can_{idx}, V, {self.gen(args[0], env)})"
+
     def b_player(self, e, args, env):
         return f"_player({self.gen(args[0], env)}, NP)"
 

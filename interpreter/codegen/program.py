@@ -273,6 +273,9 @@ class ProgramCompiler:
                 m.add_lines(lines)
         m.add("PROCS = [" + ", ".join("[" + ", ".join(f"M{mc.uid}_{b}" for b in range(len(mc.blocks))) + "]"
                                       for mc in self.machines) + "]")
+        # can(p, ACTION) asks an action's own generator (no site's extra costs)
+        for meta in self.actions:
+            self._generator(f"G_can_{meta.index}", meta, {})
         for lines in self._site_funcs:
             m.add_lines(lines)
         m.add("SITES = [" + ", ".join(f"SITE_{s.index}" for s in self.sites) + "]")

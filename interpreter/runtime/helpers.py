@@ -49,6 +49,13 @@ def _knows(bits, p):
     return bits == -1 or bool(bits >> p & 1)
 
 
+def _can(generator, V, p):
+    """can(p, ACTION): does the action's move generator find a legal move for p?"""
+    out = []
+    generator(None, V, p, out)
+    return bool(out)
+
+
 def _maplit(n, default, pairs):
     out = [list(default) if isinstance(default, list) else default for _ in range(n)]
     for k, v in pairs:
