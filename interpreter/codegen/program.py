@@ -275,7 +275,7 @@ class ProgramCompiler:
                                       for mc in self.machines) + "]")
         # can(p, ACTION) asks an action's own generator (no site's extra costs)
         for meta in self.actions:
-            self._generator(f"G_can_{meta.index}", meta, {})
+            self._generator(f"G_can_{meta.index}", meta, {}, exists=True)
         for lines in self._site_funcs:
             m.add_lines(lines)
         m.add("SITES = [" + ", ".join(f"SITE_{s.index}" for s in self.sites) + "]")
@@ -1029,15 +1029,21 @@ class ProgramCompiler:
 
     # ------------------------------------------------------------------ legal moves
 
-    def _generator(self, gname, meta: ActionMeta, extra_amounts: dict):
-        """One action's legal moves at one site: nested loops, tests hoisted."""
+    def _generator(self, gname, meta: ActionMeta, extra_amounts: dict, exists: bool = False):
+        """One action's legal moves at one site: nested loops, tests hoisted. With `exists`,
+        a function (S, V, me) -> bool that stops at the first legal move, testing in place
+        rather than filtering whole domains up front."""
         a = meta.info
         eg = self.eg
         pnames = [prm.name for prm in a.params]
         env = {}
         lines = Lines()
         extra_args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
-        lines.add(0, f"def {gname}(S, V, me, out{extra_args}):", a.decl.span)
+        if exists:
+            lines.add(0, f"def {gname}(S, V, me):", a.decl.span)
+        else:
+            lines.add(0, f"def {gname}(S, V, me, out{extra_args}):", a.decl.span)
+        stop = "return False" if exists else "return"
 
         def level(expr) -> int:
             """How many parameters must be bound before expr can be evaluated."""
@@ -1091,7 +1097,7 @@ class ProgramCompiler:
         hoisted: dict[int, str] = {}
         folded: set[int] = set()
         for i, prm in enumerate(a.params):
-            if level(prm.domain) == 0:
+            if level(prm.domain) == 0 and not exists:
                 var = f"l_{prm.name}"
                 conds = []
                 for ti, (lv, test, span, can_fold) in enumerate(tests):
@@ -1106,7 +1112,7 @@ class ProgramCompiler:
         ind = 1
         for ti, (lv, test, span, _) in enumerate(tests):
             if lv == 0 and ti not in folded:
-                lines.add(ind, f"if not ({test_src(test, env)}): return", span)
+                lines.add(ind, f"if not ({test_src(test, env)}): {stop}", span)
         for i, prm in enumerate(a.params):
             var = f"l_{prm.name}"
             dom = hoisted.get(i) or eg.distinct(prm.domain, env)
@@ -1117,7 +1123,11 @@ class ProgramCompiler:
                 if lv == i + 1 and ti not in folded:
                     lines.add(ind, f"if not ({test_src(test, env)}): continue", span)
         tup = ", ".join([str(meta.index)] + [f"l_{n}" for n in pnames])
-        lines.add(ind, f"out.append(({tup},))" if not pnames else f"out.append(({tup}))")
+        if exists:
+            lines.add(ind, "return True")
+            lines.add(1, "return False")
+        else:
+            lines.add(ind, f"out.append(({tup},))" if not pnames else f"out.append(({tup}))")
         self._site_funcs.append(lines)
 
     def _checks(self):

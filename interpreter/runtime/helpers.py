@@ -49,11 +49,9 @@ def _knows(bits, p):
     return bits == -1 or bool(bits >> p & 1)
 
 
-def _can(generator, V, p):
-    """can(p, ACTION): does the action's move generator find a legal move for p?"""
-    out = []
-    generator(None, V, p, out)
-    return bool(out)
+def _can(exists, V, p):
+    """can(p, ACTION): does the action have a legal move for p? (`exists` stops at the first)"""
+    return exists(None, V, p)
 
 
 def _maplit(n, default, pairs):
