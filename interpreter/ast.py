@@ -231,6 +231,7 @@ class CondExpr(Expr):
 
 class LetStmt(Stmt):
     name: str
+    type: Optional[TypeExpr] = None  # `let x: list of T = []`: when the value cannot tell
     value: Expr
 
 

@@ -851,9 +851,18 @@ class Checker:
                        "write a 'procedure' for rules that change the game")
             return
         if k is ast.LetStmt:
-            t = self.expr(s.value, scope, ctx)
+            if s.type is not None:
+                t = self.resolve_type(s.type)
+                self._expect(s.value, self.expr(s.value, scope, ctx, t), t, f"the value of '{s.name}'")
+            else:
+                t = self.expr(s.value, scope, ctx)
             if t is T.NONE:
-                self.error(s.value, "E134", "'let' needs a value with a type; 'none' alone has none")
+                self.error(s.value, "E134", "'let' needs a value with a type; 'none' alone has none",
+                           f"write the type: let {s.name}: T or none = none")
+            elif s.type is None and isinstance(t, T.ListType) and t.elem is T.ANY and \
+                    isinstance(s.value, ast.ListLit) and not s.value.items:
+                self.error(s.value, "E134", "'let' needs a value with a type; an empty list alone has none",
+                           f"write the type: let {s.name}: list of T = []")
             if scope.lookup(s.name) is not None and s.name in scope.names:
                 self.error(s, "E102", f"'{s.name}' is already bound in this block")
             scope.names[s.name] = Sym("local", s.name, t, s)
@@ -985,6 +994,7 @@ class Checker:
             if et is None:
                 self.error(s.iter, "E131", f"cannot iterate over {it}")
                 et = T.ANY
+            self._empty_literal(s.iter)
             inner = scope.child()
             inner.names[s.var] = Sym("local", s.var, et, s)
             if s.cond is not None:
@@ -1565,6 +1575,10 @@ class Checker:
                     self.error(side, "E130", f"'{op}' compares numbers, not {t}")
         return T.BOOL
 
+    def _empty_literal(self, it):
+        if isinstance(it, ast.ListLit) and not it.items:
+            self.error(it, "E131", "a loop over an empty list never runs")
+
     def _comprehension(self, e, scope, ctx, expected):
         inner = scope
         for cl in e.clauses:
@@ -1573,6 +1587,7 @@ class Checker:
             if et is None:
                 self.error(cl.iter, "E131", f"cannot iterate over {it}")
                 et = T.ANY
+            self._empty_literal(cl.iter)
             inner = inner.child()
             inner.names[cl.var] = Sym("local", cl.var, et, cl)
             if cl.cond is not None:

@@ -360,3 +360,44 @@ def test_a_bounded_map_is_assigned_entry_by_entry(tmp_path):
     assert [e.code for e in errs] == ["E136"] and "entry by entry" in errs[0].message
     game = load(tmp_path, BOUNDED_MAP.replace("        pass", "        player(1).res[red] = 9"), name="g3")
     assert game.observe(game.new_initial_state(), None)["player_state"]["player(1)"]["res"]["red"] == 6
+
+
+# ---------------------------------------------------------------- typed let
+
+LET = """
+game g:
+    players 2..2
+enum Colour: red, green, blue
+global:
+    picked: list of Colour
+flow:
+    let seen: list of Colour = []
+    for c in values(Colour) where c != green:
+        seen = seen + [c]
+    picked = seen
+score: count(picked)
+"""
+
+
+def test_let_with_a_type_binds_an_empty_list(tmp_path):
+    game = load(tmp_path, LET)
+    s = game.new_initial_state()
+    assert game.is_terminal(s)
+    assert game.observe(s, None)["state"]["picked"] == ["red", "blue"]
+
+
+def test_let_of_an_empty_list_without_a_type_is_an_error_with_a_hint(tmp_path):
+    errs = errors(tmp_path, LET.replace("let seen: list of Colour = []", "let seen = []"))
+    assert [e.code for e in errs] == ["E134"]
+    assert "let seen: list of T = []" in errs[0].hint
+
+
+def test_let_value_must_match_its_type(tmp_path):
+    errs = errors(tmp_path, LET.replace("let seen: list of Colour = []", "let seen: list of Colour = [1]"))
+    assert [e.code for e in errs] == ["E130"]
+
+
+def test_a_loop_over_an_empty_list_literal_is_an_error(tmp_path):
+    errs = errors(tmp_path, LET.replace("for c in values(Colour) where c != green:", "for c in []:"))
+    assert "E131" in [e.code for e in errs]
+    assert any("never runs" in e.message for e in errs)

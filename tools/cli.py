@@ -120,7 +120,7 @@ def cmd_check(args) -> int:
         if s is not None:
             sm.files.update(s.files)
     if diags_all:
-        print(render_all(diags_all, sm))
+        print(render_all(diags_all, sm), flush=True)   # before the summary on stderr
     n_err = sum(d.is_error for d in diags_all) + errors
     n_warn = sum(not d.is_error for d in diags_all)
     if not args.quiet:
