@@ -287,6 +287,7 @@ def _run(sc: Scenario) -> Outcome:
                 snip.statements([str(val)], [origin])(s)
             except RulesRuntimeError as e:
                 return Outcome(False, f"{where}: this statement failed: {e}")
+            s.cache = None     # the pending decision's options are listed again from the new state
         elif kind in ("scores", "winners"):
             if not game.is_terminal(s):
                 return Outcome(False, f"{where}: '{kind}' needs the game to be over ({_who(game, s)})")
