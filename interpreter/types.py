@@ -206,7 +206,7 @@ class ZoneType(Type):
 
 @dataclass(frozen=True)
 class KeyedZones(Type):
-    """One zone per value of a key type: `gate: pile of Merchant by Colour`; gate[red] is a pile."""
+    """One zone per value of a key type: `bin: pile of Token by Colour`; bin[red] is a pile."""
     zone: "ZoneType"
     key: Type
 

@@ -20,6 +20,15 @@ def test_check_bundled_rules_is_clean(capsys):
     assert "0 errors" in err
 
 
+def test_check_any_file_of_a_game_checks_the_game_it_belongs_to(capsys):
+    # the game file brings its parts; a part alone is checked as the whole game
+    for f in ("rules/lorenzo-il-magnifico/lorenzo-il-magnifico.regola", "rules/lorenzo-il-magnifico/board.regola",
+              "rules/lorenzo-il-magnifico/cards.regola"):
+        code, out, err = run(capsys, "check", f)
+        assert code == 0, out
+        assert "0 errors" in err
+
+
 def test_check_reports_errors_with_position_and_exits_1(tmp_path, capsys):
     bad = tmp_path / "bad.regola"
     bad.write_text('game bad:\n    players 2..3\n\nconst X = Y + 1\nscore: 0\nflow:\n    pass\n')

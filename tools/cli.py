@@ -44,10 +44,12 @@ def cmd_check(args) -> int:
                 print(f"regola check: {path}: {e.strerror}", file=sys.stderr)
                 errors += 1
                 continue
-            if not _declares_module(head):
+            kind = _file_kind(head)
+            if kind == "game" and not _only_game_in(path):
                 game_dir = path           # a single game file
-            else:
-                only_module = path
+            elif kind == "module":
+                only_module = path        # the game with that module
+            # a part of a game: the whole game in its directory
         targets.append((game_dir, only_module))
     checked = 0
     for game_dir, only_module in dict.fromkeys(targets):
@@ -131,13 +133,25 @@ def cmd_check(args) -> int:
     return 1 if n_err else 0
 
 
-def _declares_module(text: str) -> bool:
+def _only_game_in(path: Path) -> bool:
+    """Is this file the one game of its directory (so its parts and modules go with it)?"""
+    games = [f for f in path.parent.glob("*.regola")
+             if _file_kind(f.read_text(encoding="utf-8", errors="replace")) == "game"]
+    return [f.resolve() for f in games] == [path.resolve()]
+
+
+def _file_kind(text: str) -> str:
+    """'module', 'part' (of a game) or 'game', from a rules file's first statement."""
     for line in text.splitlines():
         s = line.strip()
         if not s or s.startswith("#"):
             continue
-        return s.startswith("module ")
-    return False
+        if s.startswith("module "):
+            return "module"
+        if s.startswith("part of "):
+            return "part"
+        return "game"
+    return "game"
 
 
 # --------------------------------------------------------------------- simulate
