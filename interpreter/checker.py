@@ -989,17 +989,7 @@ class Checker:
             if s.other is not None:
                 self.block(s.other, scope, ctx)
         elif k is ast.ForStmt:
-            it = self.expr(s.iter, scope, ctx)
-            et = T.elem_type(it)
-            if et is None:
-                self.error(s.iter, "E131", f"cannot iterate over {it}")
-                et = T.ANY
-            self._empty_literal(s.iter)
-            inner = scope.child()
-            inner.names[s.var] = Sym("local", s.var, et, s)
-            if s.cond is not None:
-                ct = self.expr(s.cond, inner, ctx, T.BOOL)
-                self._expect(s.cond, ct, T.BOOL, "a 'where' condition")
+            inner = self._loop_clause(s, scope, ctx)
             ctx.loops += 1
             self.block(s.body, inner, ctx)
             ctx.loops -= 1
@@ -1575,24 +1565,27 @@ class Checker:
                     self.error(side, "E130", f"'{op}' compares numbers, not {t}")
         return T.BOOL
 
-    def _empty_literal(self, it):
-        if isinstance(it, ast.ListLit) and not it.items:
-            self.error(it, "E131", "a loop over an empty list never runs")
+    def _loop_clause(self, cl, scope, ctx) -> "_Scope":
+        """`for VAR in ITER [where COND]` (a statement or a comprehension clause): the scope
+        with VAR bound."""
+        it = self.expr(cl.iter, scope, ctx)
+        et = T.elem_type(it)
+        if et is None:
+            self.error(cl.iter, "E131", f"cannot iterate over {it}")
+            et = T.ANY
+        if isinstance(cl.iter, ast.ListLit) and not cl.iter.items:
+            self.error(cl.iter, "E131", "a loop over an empty list never runs")
+        inner = scope.child()
+        inner.names[cl.var] = Sym("local", cl.var, et, cl)
+        if cl.cond is not None:
+            ct = self.expr(cl.cond, inner, ctx, T.BOOL)
+            self._expect(cl.cond, ct, T.BOOL, "a 'where' condition")
+        return inner
 
     def _comprehension(self, e, scope, ctx, expected):
         inner = scope
         for cl in e.clauses:
-            it = self.expr(cl.iter, inner, ctx)
-            et = T.elem_type(it)
-            if et is None:
-                self.error(cl.iter, "E131", f"cannot iterate over {it}")
-                et = T.ANY
-            self._empty_literal(cl.iter)
-            inner = inner.child()
-            inner.names[cl.var] = Sym("local", cl.var, et, cl)
-            if cl.cond is not None:
-                ct = self.expr(cl.cond, inner, ctx, T.BOOL)
-                self._expect(cl.cond, ct, T.BOOL, "a 'where' condition")
+            inner = self._loop_clause(cl, inner, ctx)
         if isinstance(e, ast.ListComp):
             want = expected.elem if isinstance(expected, T.ListType) else None
             return T.ListType(self.expr(e.elem, inner, ctx, want))

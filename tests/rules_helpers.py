@@ -43,3 +43,31 @@ def moves(game, s):
 def trace(game, s):
     """The global variable 'trace' as a spectator sees it."""
     return game.observe(s, None)["state"]["trace"]
+
+
+def random_moves(game, s, rng, limit=None) -> int:
+    """Play random moves (chance from the seed) until the game ends or `limit` steps."""
+    n = 0
+    while not game.is_terminal(s) and (limit is None or n < limit):
+        if game.is_chance(s):
+            game.step_chance(s)
+        else:
+            ms = game.legal_moves(s)
+            game.apply(s, ms[rng.randrange(len(ms))])
+        n += 1
+    return n
+
+
+def assert_save_and_load_continue_identically(game, seed, cut_range):
+    """Play to a random point, save to JSON and load, then finish both games with the same
+    random moves: they must end identically."""
+    import json
+    import random
+    s = game.new_initial_state(seed)
+    rng = random.Random(seed)
+    random_moves(game, s, rng, rng.randrange(*cut_range))
+    loaded = game.load(json.loads(json.dumps(game.dump(s))))
+    random_moves(game, s, random.Random(seed + 99))
+    random_moves(game, loaded, random.Random(seed + 99))
+    assert game.dump(s) == game.dump(loaded)
+    assert game.scores(s) == game.scores(loaded)

@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import itertools
-import json
 import random
 
 import pytest
 
 from interpreter.loader import load_game
 from interpreter.snippets import SnippetCompiler
+from rules_helpers import assert_save_and_load_continue_identically
 
 MODULES = ["croesus", "pactolus", "craftsmen", "courtyards", "tomb", "builders", "chariot_race", "estates"]
 ALLOWED = [list(c) for n in range(len(MODULES) + 1) for c in itertools.combinations(MODULES, n)
@@ -109,28 +109,7 @@ def test_base_and_largest_subsets_over_several_seeds(mods, players):
 def test_save_and_load_at_random_points_continue_identically(mods):
     game = load_game("lions-of-lydia", players=3, modules=mods)
     for seed in range(6):
-        s = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        cut = rng.randrange(10, 200)
-        n = 0
-        while not game.is_terminal(s) and n < cut:
-            if game.is_chance(s):
-                game.step_chance(s)
-            else:
-                ms = game.legal_moves(s)
-                game.apply(s, ms[rng.randrange(len(ms))])
-            n += 1
-        loaded = game.load(json.loads(json.dumps(game.dump(s))))
-        a, b = random.Random(seed + 99), random.Random(seed + 99)
-        for state, r in ((s, a), (loaded, b)):
-            while not game.is_terminal(state):
-                if game.is_chance(state):
-                    game.step_chance(state)
-                else:
-                    ms = game.legal_moves(state)
-                    game.apply(state, ms[r.randrange(len(ms))])
-        assert game.dump(s) == game.dump(loaded)
-        assert game.scores(s) == game.scores(loaded)
+        assert_save_and_load_continue_identically(game, seed, (10, 200))
 
 
 def test_tomb_and_estates_are_refused_together():

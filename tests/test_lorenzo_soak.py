@@ -4,13 +4,13 @@ decision; and save/load at random points."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 
 from interpreter.loader import load_game
 from interpreter.snippets import SnippetCompiler
+from rules_helpers import assert_save_and_load_continue_identically
 
 CONFIGS = [[], ["advanced"], ["leaders"], ["advanced", "leaders"]]
 
@@ -146,25 +146,4 @@ def test_every_family_member_is_placed_each_round(mods):
 def test_save_and_load_at_random_points_continue_identically(mods):
     game = load_game("lorenzo-il-magnifico", players=3, modules=mods)
     for seed in range(5):
-        s = game.new_initial_state(seed)
-        rng = random.Random(seed)
-        cut = rng.randrange(5, 400)
-        n = 0
-        while not game.is_terminal(s) and n < cut:
-            if game.is_chance(s):
-                game.step_chance(s)
-            else:
-                ms = game.legal_moves(s)
-                game.apply(s, ms[rng.randrange(len(ms))])
-            n += 1
-        loaded = game.load(json.loads(json.dumps(game.dump(s))))
-        a, b = random.Random(seed + 99), random.Random(seed + 99)
-        for state, r in ((s, a), (loaded, b)):
-            while not game.is_terminal(state):
-                if game.is_chance(state):
-                    game.step_chance(state)
-                else:
-                    ms = game.legal_moves(state)
-                    game.apply(state, ms[r.randrange(len(ms))])
-        assert game.dump(s) == game.dump(loaded)
-        assert game.scores(s) == game.scores(loaded)
+        assert_save_and_load_continue_identically(game, seed, (5, 400))
