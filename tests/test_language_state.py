@@ -355,6 +355,49 @@ def test_a_local_copy_of_a_map_cannot_be_changed_in_place(tmp_path):
     assert [e.code for e in errs] == ["E136"] and "local map" in errs[0].message
 
 
+MAP_VALUES = """
+game g:
+    players 2..2
+enum Good: a, b
+per player:
+    res: map Good to int
+    other: map Good to int
+    seen: int
+    passed: int
+    heard: int
+event counted(p: Player, m: map Good to int)
+on counted(p: Player, m: map Good to int):
+    p.res[a] += 100
+    p.heard = m[a]
+procedure look(p: Player, m: map Good to int):
+    p.res[a] += 10
+    p.passed = m[a]
+flow:
+    for p in players:
+        let old = p.res
+        p.res[a] += 5
+        p.seen = old[a]
+        p.other = p.res
+        p.res[b] += 2
+    look(player(1), player(1).res)
+    emit counted(player(1), player(1).res)
+score: me.seen
+"""
+
+
+def test_maps_are_values_a_later_change_does_not_show_through_a_copy(tmp_path):
+    """A map bound by let, stored in another variable, or passed to a procedure or event
+    is a copy taken then (and so survives a save and load unchanged)."""
+    game = load(tmp_path, MAP_VALUES)
+    s = game.new_initial_state()
+    ps = game.observe(s, None)["player_state"]["player(1)"]
+    assert ps["seen"] == 0
+    assert ps["other"] == {"a": 5, "b": 0}
+    assert ps["res"] == {"a": 115, "b": 2}
+    assert ps["passed"] == 5
+    assert ps["heard"] == 15
+
+
 def test_a_bounded_map_is_assigned_entry_by_entry(tmp_path):
     errs = errors(tmp_path, BOUNDED_MAP.replace("        pass", "        player(1).res = {red: 3}"), name="g2")
     assert [e.code for e in errs] == ["E136"] and "entry by entry" in errs[0].message

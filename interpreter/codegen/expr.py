@@ -98,6 +98,15 @@ class ExprGen:
     def g_list_lit(self, e, env):
         return "[" + ", ".join(self.gen(x, env) for x in e.items) + "]"
 
+    def value(self, e, env) -> str:
+        """Python source of e as a value to keep (bound by let, stored, passed to a
+        procedure): maps are copied, so a later change to the map it came from (entry by
+        entry) does not show through it, and a saved game continues the same way."""
+        src = self.gen(e, env)
+        if isinstance(T.strip(self.t(e)), T.MapType) and not isinstance(e, ast.MapLit):
+            return f"list({src})"
+        return src
+
     def g_map_lit(self, e, env):
         t = T.strip(self.t(e))
         n = "NP" if isinstance(t.key, T.PlayerType) else t.key.size()

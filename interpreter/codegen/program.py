@@ -340,7 +340,7 @@ class ProgramCompiler:
         k = type(s)
         sp = s.span
         if k is ast.LetStmt:
-            val = g(s.value, env)
+            val = self.eg.value(s.value, env)
             target = self._local(env, s.name, machine)
             out.add(ind, f"{target} = {val}", sp)
         elif k is ast.AssignStmt:
@@ -392,7 +392,7 @@ class ProgramCompiler:
         elif k is ast.EmitStmt:
             ev = self.p.events.get(s.event)
             if ev is not None:
-                args = [g(a, env) for a in (s.args or [])]
+                args = [self.eg.value(a, env) for a in (s.args or [])]
                 for i in range(len(ev.handlers)):
                     out.add(ind, f"{_pyname(f'event:{s.event}:{i}')}(S, me{''.join(', ' + a for a in args)})", sp)
         elif k is ast.EndGame:
@@ -400,7 +400,7 @@ class ProgramCompiler:
         elif k in (ast.PassStmt, ast.CiteStmt):
             pass
         elif k is ast.CallStmt:
-            args = [g(a, env) for a in (s.args or [])]
+            args = [self.eg.value(a, env) for a in (s.args or [])]
             out.add(ind, f"{_pyname('proc:' + s.func)}(S, me{''.join(', ' + a for a in args)})", sp)
         elif k is ast.BreakStmt:
             if loops and loops[-1][0] == "m":
@@ -507,7 +507,7 @@ class ProgramCompiler:
         """The assignment itself (bounds and clamps applied). `fixed`: _wp/_wk hold the target."""
         g = self.eg.gen
         tgt = s.target
-        val = g(s.value, env)
+        val = self.eg.value(s.value, env) if s.op == "=" else g(s.value, env)
         vs = self._target_var(tgt)
         if isinstance(tgt, ast.Name):
             sym = self.p.refs.get(id(tgt))
@@ -738,7 +738,7 @@ class ProgramCompiler:
     def m_call_stmt(self, s, env, mach, loops):
         pid = self._pid("proc:" + s.func)
         c = self.p.procs[s.func]
-        args = [self.eg.gen(a, env) for a in (s.args or [])]
+        args = [self.eg.value(a, env) for a in (s.args or [])]
         loc = "{" + ", ".join(f"{name!r}: {a}" for (name, _), a in zip(c.params, args)) + "}"
         after = mach.new()
         mach.emit(f"S.stack.append([{pid}, 0, {loc}, me]); F[1] = {after}; return {CALL}", s.span)
@@ -751,7 +751,7 @@ class ProgramCompiler:
 
     def m_emit_stmt(self, s, env, mach, loops):
         ev = self.p.events[s.event]
-        args = [self.eg.gen(a, env) for a in (s.args or [])]
+        args = [self.eg.value(a, env) for a in (s.args or [])]
         loc = "{" + ", ".join(f"{name!r}: {a}" for (name, _), a in zip(ev.params, args)) + "}"
         after = mach.new()
         mach.emit(f"_loc = {loc}", s.span)
