@@ -2042,6 +2042,13 @@ class Checker:
         for ev in p.events.values():
             if not ev.emitted:
                 self.warn(ev.decl or ev.handlers[0], "W002", f"event '{ev.name}' is never emitted")
+        # a variable or constant named like a value: the name alone means the variable
+        for name, sym in p.top.items():
+            if sym.kind in ("global", "const") and name in p.values:
+                v = p.values[name][0]
+                self.warn(sym.node, "W003", f"'{name}' is both a {'variable' if sym.kind == 'global' else 'constant'} "
+                                            f"and a value of {v.type}: the name alone means the {'variable' if sym.kind == 'global' else 'constant'}",
+                          "give one of them another name")
 
 
 class _CellAttr(T.Type):
