@@ -662,6 +662,12 @@ class ExtendActions(Decl):
     actions: list[str]
 
 
+class ExtendEnum(Decl):
+    """`extend enum Area: special_tower` in a module: more values, after the base's."""
+    name: str
+    values: list[str]
+
+
 class PayRule(Node):
     var: str
     source: Expr

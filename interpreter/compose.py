@@ -29,6 +29,7 @@ class ModuleInfo:
     applies_when: Optional[ast.Expr] = None
     requires: list[str] = field(default_factory=list)
     conflicts: list[str] = field(default_factory=list)
+    players: Optional[tuple[int, int]] = None      # `players 2..5`: the range with this module
 
     @property
     def automatic(self) -> bool:
@@ -160,17 +161,19 @@ def _read_game(path: Path) -> GameSource:
         raise RulesError(diags, sources)
     name, prog, gd = base
     for pname, pprog, pdecl in parts:
-        if pdecl.game != gd.name:
+        if pdecl.game != gd.name and pdecl.game not in modules:
             diags.append(Diagnostic("E010", pdecl.span, f"this file is part of '{pdecl.game}', but the game here "
-                                                        f"is '{gd.name}'"))
+                                                        f"is '{gd.name}' and no module has that name"
+                                                        f"{did_you_mean(pdecl.game, [gd.name, *modules])}"))
     if diags:
         raise RulesError(diags, sources)
-    if parts:
-        # the parts follow the game file, in file-name order: one base program
-        decls = list(prog.decls)
-        for _, pprog, _ in sorted(parts, key=lambda x: x[0]):
-            decls.extend(pprog.decls)
-        prog = ast.Program(span=prog.span, decls=decls)
+    # the parts follow their game or module file, in file-name order: one program each
+    for _, pprog, pdecl in sorted(parts, key=lambda x: x[0]):
+        if pdecl.game == gd.name:
+            prog = ast.Program(span=prog.span, decls=list(prog.decls) + list(pprog.decls))
+        else:
+            m = modules[pdecl.game]
+            m.program = ast.Program(span=m.program.span, decls=list(m.program.decls) + list(pprog.decls))
     title, lo, hi = gd.name, 1, 8
     for item in gd.items:
         if isinstance(item, ast.GameTitle):
@@ -191,7 +194,19 @@ def _module_info(decl: ast.ModuleDecl, prog: ast.Program, path: str, diags) -> M
             m.requires.append(item.name)
         elif isinstance(item, ast.ConflictsWith):
             m.conflicts.append(item.name)
+        elif isinstance(item, ast.GamePlayers):
+            m.players = (item.low, item.high)
     return m
+
+
+def player_range(src: "GameSource", modules: list[ModuleInfo]) -> tuple[int, int]:
+    """The numbers of players the game allows with these modules: a module that gives its own
+    range (`players 2..5`) sets it; several such modules allow what they all allow."""
+    lo, hi = src.min_players, src.max_players
+    ranges = [m.players for m in modules if m.players is not None]
+    if ranges:
+        lo, hi = max(r[0] for r in ranges), min(r[1] for r in ranges)
+    return lo, hi
 
 
 def select_modules(src: GameSource, players: Optional[int], requested: list[str]) -> list[ModuleInfo]:
@@ -325,10 +340,33 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
             origin[id(d)] = who
             yield d
 
-    decls.extend(add_file(src.base, "base"))
+    def extend_enum(d: ast.ExtendEnum, who: str):
+        idx = next((i for i, x in enumerate(decls) if isinstance(x, ast.EnumDecl) and x.name == d.name), None)
+        if idx is None:
+            enums = [x.name for x in decls if isinstance(x, ast.EnumDecl)]
+            diags.append(Diagnostic("E013", d.span, f"there is no enum '{d.name}' to extend"
+                                    f"{did_you_mean(d.name, enums)}"))
+            return
+        old = decls[idx]
+        twice = [v for v in d.values if v in old.values]
+        if twice:
+            diags.append(Diagnostic("E102", d.span, f"'{twice[0]}' is already a value of {d.name}"))
+            return
+        new = old.model_copy(update={"values": old.values + d.values})
+        cites[id(new)] = cites.get(id(old), "")
+        origin[id(new)] = origin.get(id(old), who)
+        decls[idx] = new
+
+    for d in add_file(src.base, "base"):
+        if isinstance(d, ast.ExtendEnum):
+            extend_enum(d, "base")
+        else:
+            decls.append(d)
     for m in modules:
         for d in add_file(m.program, m.name):
-            if isinstance(d, ast.OverrideConst):
+            if isinstance(d, ast.ExtendEnum):
+                extend_enum(d, m.name)
+            elif isinstance(d, ast.OverrideConst):
                 idx = next((i for i, x in enumerate(decls) if isinstance(x, ast.ConstDecl) and x.name == d.name), None)
                 if idx is None:
                     consts = [x.name for x in decls if isinstance(x, ast.ConstDecl)]

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Optional
 
 from .checker import check
-from .compose import GameSource, ModuleSelectionError, compose, read_game, select_modules
+from .compose import GameSource, ModuleSelectionError, compose, player_range, read_game, select_modules
 from .diagnostics import Diagnostic, RulesError
 from .resources import find_rules
 
@@ -31,18 +31,20 @@ class CheckResult:
 def check_rules(spec, modules=(), players: Optional[int] = None) -> CheckResult:
     src = read_game(find_rules(str(spec)))
     if players is None:
-        players = src.max_players
-    _check_players(src, players)
+        players = player_range(src, select_modules(src, None, list(modules)))[1]
     mods = select_modules(src, players, list(modules))
+    _check_players(src, mods, players)
     composed = compose(src, mods, players)
     prog, diags = check(composed)
     return CheckResult(src, diags, prog)
 
 
-def _check_players(src: GameSource, players: int):
-    if not src.min_players <= players <= src.max_players:
-        raise ModuleSelectionError(f"{src.title} is for {src.min_players} to {src.max_players} players, "
-                                   f"not {players}")
+def _check_players(src: GameSource, mods, players: int):
+    lo, hi = player_range(src, mods)
+    if not lo <= players <= hi:
+        with_ = [m.name for m in mods if m.players is not None]
+        raise ModuleSelectionError(f"{src.title}{' with ' + ', '.join(with_) if with_ else ''} is for {lo} to {hi} "
+                                   f"players, not {players}")
 
 
 def load_game(spec, modules=(), players: Optional[int] = None):
@@ -64,7 +66,7 @@ def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]
     res = check_rules(path, modules, players)
     if res.errors:
         raise RulesError(res.diagnostics, res.source.sources)
-    n = players if players is not None else res.source.max_players
+    n = res.program.players
     compiled = ProgramCompiler(res.program, n).compile()
     game = Game(compiled, res.source.name, res.program.modules, res.source.paths)
     game.requested_modules = list(modules)

@@ -266,3 +266,74 @@ def test_a_module_redefining_a_base_name_is_an_error_noting_the_base_file(tmp_pa
     assert errs[0].span.file.endswith("m.regola")
     (span, note), = errs[0].notes
     assert span.file.endswith("g.regola") and span.line == 4 and note == "first defined here"
+
+
+# ---------------------------------------------------------------- extend enum, players, parts
+
+COLOURS = """
+game g:
+    players 2..3
+enum Colour: red, blue
+per player:
+    got: map Colour to int
+flow:
+    for p in players:
+        for c in values(Colour):
+            p.got[c] = ordinal(c) + 1
+score: sum(me.got[c] for c in values(Colour))
+"""
+
+
+def test_a_module_extends_an_enum_with_values_after_the_base_ones(tmp_path):
+    d = write(tmp_path, COLOURS, {"more": """
+        module more:
+            title "More colours"
+        extend enum Colour: green,
+            purple
+    """})
+    base, more = load_game(d, players=2), load_game(d, players=2, modules=["more"])
+    for game, want in ((base, {"red": 1, "blue": 2}), (more, {"red": 1, "blue": 2, "green": 3, "purple": 4})):
+        s = game.new_initial_state()
+        assert game.observe(s, None)["player_state"]["player(1)"]["got"] == want
+
+
+def test_extending_an_unknown_enum_or_repeating_a_value_is_an_error(tmp_path):
+    d = write(tmp_path, COLOURS, {"bad": "module bad:\n    title \"B\"\nextend enum Color: green\n",
+                                  "twice": "module twice:\n    title \"T\"\nextend enum Colour: blue\n"})
+    with pytest.raises(RulesError) as ei:
+        load_game(d, players=2, modules=["bad"])
+    assert "no enum 'Color' to extend; did you mean 'Colour'?" in ei.value.diagnostics[0].message
+    with pytest.raises(RulesError) as ei:
+        load_game(d, players=2, modules=["twice"])
+    assert "'blue' is already a value of Colour" in ei.value.diagnostics[0].message
+
+
+def test_a_module_with_its_own_player_range(tmp_path):
+    d = write(tmp_path, COLOURS, {"crowd": "module crowd:\n    title \"Crowd\"\n    players 2..5\n"})
+    assert load_game(d, players=5, modules=["crowd"]).num_players == 5
+    # without the module the game is for 2 to 3
+    with pytest.raises(ModuleSelectionError, match="for 2 to 3 players, not 5"):
+        load_game(d, players=5)
+    with pytest.raises(ModuleSelectionError, match="with crowd is for 2 to 5 players, not 6"):
+        load_game(d, players=6, modules=["crowd"])
+    # the most players it allows, when none is given
+    assert load_game(d, modules=["crowd"]).num_players == 5
+
+
+def test_part_files_of_a_module_come_with_it(tmp_path):
+    d = write(tmp_path, COLOURS, {
+        "more": "module more:\n    title \"More\"\nextend enum Colour: green\n",
+        "more-data": "part of more\nconst EXTRA = 10\n",
+        "more-score": "part of more\nreplace score: sum(me.got[c] for c in values(Colour)) + EXTRA\n",
+    })
+    base, more = load_game(d, players=2), load_game(d, players=2, modules=["more"])
+    assert base.scores(base.new_initial_state()) == [3, 3]
+    assert more.scores(more.new_initial_state()) == [16, 16]
+
+
+def test_a_part_of_no_game_or_module_is_an_error(tmp_path):
+    d = write(tmp_path, COLOURS, {"stray": "part of mroe\nconst X = 1\n",
+                                  "more": "module more:\n    title \"More\"\n"})
+    with pytest.raises(RulesError) as ei:
+        load_game(d, players=2)
+    assert "no module has that name; did you mean 'more'?" in ei.value.diagnostics[0].message

@@ -23,7 +23,7 @@ def _split(values) -> list[str]:
 
 def cmd_check(args) -> int:
     from interpreter.checker import check
-    from interpreter.compose import compose, read_game, select_modules
+    from interpreter.compose import compose, player_range, read_game, select_modules
     from interpreter.resources import find_rules
     seen, diags_all, sources_all = set(), [], []
     errors = 0
@@ -71,13 +71,15 @@ def cmd_check(args) -> int:
         # with --with, exactly that combination at every player count
         chosen = _split(args.with_)
         if chosen:
-            configs = [(n, chosen) for n in range(src.min_players, src.max_players + 1)]
+            lo, hi = player_range(src, [src.modules[n] for n in chosen if n in src.modules])
+            configs = [(n, chosen) for n in range(lo, hi + 1)]
         else:
             configs = [(n, []) for n in range(src.min_players, src.max_players + 1)]
             for name, m in src.modules.items():
                 if not m.automatic and (only_module is None or
                                         Path(m.path).resolve() == Path(only_module).resolve()):
-                    configs.append((src.max_players, [*m.requires, name]))
+                    mods = [*m.requires, name]
+                    configs.append((player_range(src, [src.modules[n] for n in mods if n in src.modules])[1], mods))
         unused, unused_diags = None, {}
         for players, mods in configs:
             try:
@@ -276,6 +278,10 @@ def cmd_info(args) -> int:
     print(f"{src.title} ({src.name}): {src.min_players}-{src.max_players} players")
     for name, m in sorted(src.modules.items()):
         how = "automatic" if m.automatic else f"--with {name}"
+        if m.requires:
+            how += f", requires {', '.join(m.requires)}"
+        if m.players is not None:
+            how += f", {m.players[0]}-{m.players[1]} players"
         print(f"  module {name}: {m.title} ({how})")
     return 0
 
