@@ -662,6 +662,12 @@ class ExtendActions(Decl):
     actions: list[str]
 
 
+class ExtendRecord(Decl):
+    """`extend record Dev:` in a module: more fields, each with a default for the base's rows."""
+    name: str
+    fields: list[FieldDecl]
+
+
 class ExtendEnum(Decl):
     """`extend enum Area: special_tower` in a module: more values, after the base's."""
     name: str

@@ -1873,8 +1873,9 @@ class Checker:
             return T.BOOL
         self._expect(args[0], self.expr(args[0], scope, ctx, T.PLAYER), T.PLAYER, "the player")
         aname = args[1].name if isinstance(args[1], ast.Name) else None
-        if aname not in self.p.actions:
-            self.error(args[1], "E170", f"can(p, ACTION) names an action{did_you_mean(aname or '', self.p.actions)}")
+        if aname not in self.p.actions and aname not in self.p.groups:
+            self.error(args[1], "E170", f"can(p, ACTION) names an action or a group of actions"
+                                        f"{did_you_mean(aname or '', list(self.p.actions) + list(self.p.groups))}")
             return T.BOOL
         self.p.refs[id(args[1])] = self.p.top[aname]
         if ctx.static:

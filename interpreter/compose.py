@@ -357,15 +357,45 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
         origin[id(new)] = origin.get(id(old), who)
         decls[idx] = new
 
-    for d in add_file(src.base, "base"):
+    def extend_record(d: ast.ExtendRecord, who: str):
+        idx = next((i for i, x in enumerate(decls) if isinstance(x, ast.RecordDecl) and x.name == d.name), None)
+        if idx is None:
+            records = [x.name for x in decls if isinstance(x, ast.RecordDecl)]
+            diags.append(Diagnostic("E013", d.span, f"there is no record '{d.name}' to extend"
+                                    f"{did_you_mean(d.name, records)}"))
+            return
+        old = decls[idx]
+        have = {f.name for f in old.fields}
+        for f in d.fields:
+            if f.name in have:
+                diags.append(Diagnostic("E102", f.span, f"record {d.name} already has a field '{f.name}'"))
+                return
+            if f.default is None:
+                diags.append(Diagnostic("E013", f.span, f"a field added to {d.name} needs a default value "
+                                                        f"for the components that do not give it",
+                                        f"write {f.name}: ... = VALUE"))
+                return
+        new = old.model_copy(update={"fields": old.fields + d.fields})
+        cites[id(new)] = cites.get(id(old), "")
+        origin[id(new)] = origin.get(id(old), who)
+        decls[idx] = new
+
+    def extension(d, who) -> bool:
         if isinstance(d, ast.ExtendEnum):
-            extend_enum(d, "base")
+            extend_enum(d, who)
+        elif isinstance(d, ast.ExtendRecord):
+            extend_record(d, who)
         else:
+            return False
+        return True
+
+    for d in add_file(src.base, "base"):
+        if not extension(d, "base"):
             decls.append(d)
     for m in modules:
         for d in add_file(m.program, m.name):
-            if isinstance(d, ast.ExtendEnum):
-                extend_enum(d, m.name)
+            if extension(d, m.name):
+                pass
             elif isinstance(d, ast.OverrideConst):
                 idx = next((i for i, x in enumerate(decls) if isinstance(x, ast.ConstDecl) and x.name == d.name), None)
                 if idx is None:

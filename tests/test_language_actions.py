@@ -383,3 +383,15 @@ def test_can_names_an_action(tmp_path):
     (tmp_path / "second").mkdir()
     errs = errors(tmp_path / "second", CAN.replace("can(p, buy)", "can(2, buy)", 1))
     assert errs and "the player" in errs[0].message
+
+
+def test_can_asks_a_whole_group_of_actions(tmp_path):
+    text = CAN.replace("action wave():", "actions shopping: buy, steal\nactions nothing:\naction steal():\n"
+                                         "    require me.coins > 5, \"only the rich steal\"\n    me.cards += 5\n"
+                                         "action wave():")
+    text = text.replace("p.asked = can(p, buy)", "p.asked = can(p, shopping) and not can(p, nothing)")
+    game = load(tmp_path, text)
+    s = game.new_initial_state()
+    game.apply(s, game.parse_move(s, "buy(1)"))
+    ps = game.observe(s, None)["player_state"]
+    assert ps["player(1)"]["asked"] is True and ps["player(2)"]["asked"] is False

@@ -337,3 +337,51 @@ def test_a_part_of_no_game_or_module_is_an_error(tmp_path):
     with pytest.raises(RulesError) as ei:
         load_game(d, players=2)
     assert "no module has that name; did you mean 'more'?" in ei.value.diagnostics[0].message
+
+
+CARDS = """
+game g:
+    players 2..2
+record Card:
+    points: int
+components Card:
+    | name | points |
+    | a    | 1      |
+    | b    | 2      |
+global:
+    pile: pile of Card
+setup:
+    fill pile with copies(Card)
+flow:
+    pass
+score: sum(c.points for c in pile)
+"""
+
+
+def test_a_module_extends_a_record_with_fields_that_have_defaults(tmp_path):
+    d = write(tmp_path, CARDS, {"bonus": """
+        module bonus:
+            title "Bonus"
+        extend record Card:
+            bonus: int = 10
+            tags: list of int = []
+        components Card:
+            | name | points | bonus |
+            | c    | 3      | 100   |
+        replace score: sum(c.points + c.bonus for c in pile)
+    """})
+    base, bonus = load_game(d, players=2), load_game(d, players=2, modules=["bonus"])
+    assert base.scores(base.new_initial_state()) == [3, 3]
+    # a and b take the default 10, c gives 100
+    assert bonus.scores(bonus.new_initial_state()) == [126, 126]   # 1+10, 2+10, 3+100
+
+
+def test_an_added_field_needs_a_default_and_a_new_name(tmp_path):
+    d = write(tmp_path, CARDS, {"nodef": "module nodef:\n    title \"N\"\nextend record Card:\n    bonus: int\n",
+                                "dup": "module dup:\n    title \"D\"\nextend record Card:\n    points: int = 1\n"})
+    with pytest.raises(RulesError) as ei:
+        load_game(d, players=2, modules=["nodef"])
+    assert "needs a default value" in ei.value.diagnostics[0].message
+    with pytest.raises(RulesError) as ei:
+        load_game(d, players=2, modules=["dup"])
+    assert "already has a field 'points'" in ei.value.diagnostics[0].message

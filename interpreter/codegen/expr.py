@@ -343,8 +343,15 @@ class ExprGen:
         return f"PAY_{args[1].name}(V, {payer}, {self.gen(args[0], env)}, True)"
 
     def b_can(self, e, args, env):
-        idx = list(self.p.actions).index(args[1].name)      # actions are numbered in this order
-        return f"_can(G_can_{idx}, V, {self.gen(args[0], env)})"
+        name = args[1].name
+        names = self.p.groups[name] if name in self.p.groups else [name]
+        if not names:
+            return "False"
+        order = list(self.p.actions)      # actions are numbered in this order
+        who = self.gen(args[0], env)
+        if len(names) == 1:
+            return f"_can(G_can_{order.index(names[0])}, V, {who})"
+        return f"(lambda _w: {' or '.join(f'_can(G_can_{order.index(n)}, V, _w)' for n in names)})({who})"
 
     def b_player(self, e, args, env):
         return f"_player({self.gen(args[0], env)}, NP)"
