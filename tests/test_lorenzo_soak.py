@@ -14,7 +14,7 @@ from rules_helpers import assert_save_and_load_continue_identically
 
 CONFIGS = [[], ["advanced"], ["leaders"], ["advanced", "leaders"]]
 
-CARDS = ("count(card_box) + sum(count(deck[t]) for t in values(CardType))"
+CARDS = ("count(card_box) + count(discarded) + sum(count(deck[t]) for t in values(CardType))"
          " + count(s for s in values(Space) where floor_card[s] != none)"
          " + sum(count(p.cards) for p in players) == 96")
 _ALL_LEADERS = ("count(leader_deck) + count(leader_box) + sum(count(p.draft) + count(p.passing)"
