@@ -27,6 +27,14 @@ _CONTINUES = {",", "and", "or", "not", "in", "where", "+", "-", "*", "/", "%", "
 
 # A line starting with one of these continues the line before.
 _LEADS_RE = re.compile(r"(?:and|or|where|else(?!\s*:))\b|[-+*/%<>]|==|!=")
+# `when` declarations start at the margin; an indented `when` continues a modifier
+_INDENTED_WHEN_RE = re.compile(r"[ \t]+when\b")
+
+
+def _indent_of(nl_token) -> int:
+    """The width of the indentation the line-break token ends with."""
+    text = str(nl_token)
+    return len(text) - len(text.rstrip(" \t"))
 
 
 class _RegolaIndenter(Indenter):
@@ -47,6 +55,8 @@ class _RegolaIndenter(Indenter):
                 if prev.type not in ("NAME", "STRING", "INT") and prev.value in _CONTINUES:
                     continue
                 if tok.end_pos is not None and _LEADS_RE.match(self.text, tok.end_pos):
+                    continue
+                if tok.end_pos is not None and _INDENTED_WHEN_RE.match(self.text, tok.end_pos - _indent_of(tok)):
                     continue
             yield tok
             prev = tok
