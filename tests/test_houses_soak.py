@@ -107,3 +107,33 @@ def test_save_and_load_at_random_points_continue_identically(players):
     game = load_game("lorenzo-il-magnifico", players=players, modules=CONFIGS[1])
     for seed in range(4):
         assert_save_and_load_continue_identically(game, seed, (5, 500))
+
+
+def test_special_tokens_are_hidden_from_the_other_players():
+    """"Keep them hidden until you wish to play": the owner sees which tokens they hold, the
+    others (and spectators) only how many; the pile and the tokens played are face down and
+    face up as the rules declare."""
+    game = load_game("lorenzo-il-magnifico", players=3, modules=CONFIGS[0])
+    holders = SnippetCompiler(game).expression("[count(p.tokens) for p in players]")
+    seen = 0
+    for seed in range(10):
+        s = game.new_initial_state(seed)
+        rng = random.Random(seed)
+        while not game.is_terminal(s):
+            if game.is_chance(s):
+                game.step_chance(s)
+                continue
+            for owner, n in enumerate(holders(s)):
+                if n == 0:
+                    continue
+                seen += 1
+                key = f"player({owner + 1})"
+                mine = game.observe(s, owner)["player_state"][key]["tokens"]
+                assert mine["count"] == n and sum(mine["contents"].values()) == n
+                for other in [q for q in range(3) if q != owner] + [None]:
+                    theirs = game.observe(s, other)["player_state"][key]["tokens"]
+                    assert theirs == {"count": n}, theirs
+                assert "contents" not in game.observe(s, None)["state"]["token_stack"]
+            ms = game.legal_moves(s)
+            game.apply(s, ms[rng.randrange(len(ms))])
+    assert seen > 100
