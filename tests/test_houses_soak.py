@@ -19,7 +19,7 @@ CARDS = ("count(card_box) + count(discarded) + sum(count(deck[t]) for t in value
          " + sum(count(p.cards) for p in players) == 144")
 LEADERS = ("count(leader_deck) + count(leader_box) + count(sforza_offer) + sum(count(p.draft) + count(p.passing)"
            " + count(p.leader_hand) + count(p.leaders_played) for p in players)")
-TOKENS = ("count(token_stack) + count(token_discard) + count(shown_tokens)"
+TOKENS = ("count(token_stack) + count(token_discard) + count(shown_tokens) + sum(count(p.drawn_tokens) for p in players)"
           " + sum(count(p.tokens) for p in players)")
 
 INVARIANTS = [
