@@ -340,29 +340,36 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
             origin[id(d)] = who
             yield d
 
-    def extend_enum(d: ast.ExtendEnum, who: str):
-        idx = next((i for i, x in enumerate(decls) if isinstance(x, ast.EnumDecl) and x.name == d.name), None)
+    def target_of(d, cls, what: str):
+        """The index of the declaration an `extend enum/record` names, or None (reported)."""
+        idx = next((i for i, x in enumerate(decls) if isinstance(x, cls) and x.name == d.name), None)
         if idx is None:
-            enums = [x.name for x in decls if isinstance(x, ast.EnumDecl)]
-            diags.append(Diagnostic("E013", d.span, f"there is no enum '{d.name}' to extend"
-                                    f"{did_you_mean(d.name, enums)}"))
+            names = [x.name for x in decls if isinstance(x, cls)]
+            diags.append(Diagnostic("E013", d.span, f"there is no {what} '{d.name}' to extend"
+                                    f"{did_you_mean(d.name, names)}"))
+        return idx
+
+    def replace_with(idx, update: dict, who: str):
+        old = decls[idx]
+        new = old.model_copy(update=update)
+        cites[id(new)] = cites.get(id(old), "")
+        origin[id(new)] = origin.get(id(old), who)
+        decls[idx] = new
+
+    def extend_enum(d: ast.ExtendEnum, who: str):
+        idx = target_of(d, ast.EnumDecl, "enum")
+        if idx is None:
             return
         old = decls[idx]
         twice = [v for v in d.values if v in old.values]
         if twice:
             diags.append(Diagnostic("E102", d.span, f"'{twice[0]}' is already a value of {d.name}"))
             return
-        new = old.model_copy(update={"values": old.values + d.values})
-        cites[id(new)] = cites.get(id(old), "")
-        origin[id(new)] = origin.get(id(old), who)
-        decls[idx] = new
+        replace_with(idx, {"values": old.values + d.values}, who)
 
     def extend_record(d: ast.ExtendRecord, who: str):
-        idx = next((i for i, x in enumerate(decls) if isinstance(x, ast.RecordDecl) and x.name == d.name), None)
+        idx = target_of(d, ast.RecordDecl, "record")
         if idx is None:
-            records = [x.name for x in decls if isinstance(x, ast.RecordDecl)]
-            diags.append(Diagnostic("E013", d.span, f"there is no record '{d.name}' to extend"
-                                    f"{did_you_mean(d.name, records)}"))
             return
         old = decls[idx]
         have = {f.name for f in old.fields}
@@ -375,10 +382,7 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
                                                         f"for the components that do not give it",
                                         f"write {f.name}: ... = VALUE"))
                 return
-        new = old.model_copy(update={"fields": old.fields + d.fields})
-        cites[id(new)] = cites.get(id(old), "")
-        origin[id(new)] = origin.get(id(old), who)
-        decls[idx] = new
+        replace_with(idx, {"fields": old.fields + d.fields}, who)
 
     def extension(d, who) -> bool:
         if isinstance(d, ast.ExtendEnum):
