@@ -1093,6 +1093,9 @@ class ProgramCompiler:
                 return f"V[{vs.slot}][me] - ({need}) >= {low}"
             return eg.gen(test, env_)
 
+        # cheap tests first: they are pure, so their order changes only the time taken
+        tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]))
+
         # domains whose expression needs no other parameter are filtered once, up front
         hoisted: dict[int, str] = {}
         folded: set[int] = set()
@@ -1129,6 +1132,23 @@ class ProgramCompiler:
         else:
             lines.add(ind, f"out.append(({tup},))" if not pnames else f"out.append(({tup}))")
         self._site_funcs.append(lines)
+
+    def _cost(self, expr, seen=None) -> int:
+        """A rough estimate of the work of evaluating expr: its nodes, the bodies of the
+        functions it calls, and more for loops."""
+        seen = set() if seen is None else seen
+        total = 0
+        for n in expr.walk():
+            total += 1
+            if isinstance(n, (ast.GeneratorCall, ast.ListComp)):
+                total += 20
+            elif isinstance(n, ast.Call) and n.func in self.p.defs and n.func not in seen:
+                seen.add(n.func)
+                d = self.p.defs[n.func].decl
+                body = [d.expr] if d.expr is not None else [x for st in d.body for x in st.walk()
+                                                            if isinstance(x, ast.Expr)]
+                total += sum(self._cost(b, seen) for b in body if b is not None)
+        return total
 
     def _checks(self):
         """Per action, a function naming the first condition a given move fails."""
