@@ -444,3 +444,25 @@ def test_a_loop_over_an_empty_list_literal_is_an_error(tmp_path):
     errs = errors(tmp_path, LET.replace("for c in values(Colour) where c != green:", "for c in []:"))
     assert "E131" in [e.code for e in errs]
     assert any("never runs" in e.message for e in errs)
+
+
+def test_a_map_literal_stored_and_changed_does_not_change_the_literal(tmp_path):
+    """Constant map literals are built once; storing one copies it."""
+    game = load(tmp_path, """
+game g:
+    players 3..3
+enum Good: a, b
+per player:
+    m: map Good to int
+procedure fresh(p: Player, start: map Good to int):
+    p.m = start
+    p.m[a] += 5
+flow:
+    for p in players:
+        fresh(p, {a: 1})
+    let k = {b: 2}
+    player(1).m[b] = k[b]
+score: me.m[a] + me.m[b]
+""")
+    s = game.new_initial_state()
+    assert game.scores(s) == [8, 6, 6]

@@ -8,16 +8,22 @@ by an environment: a name -> the Python expression that reads it (`l_x` for Pyth
 
 from __future__ import annotations
 
+import re
+
 from .. import ast
 from .. import types as T
 from ..symbols import CheckedProgram
 
 
 class ExprGen:
-    def __init__(self, prog: CheckedProgram, slots: dict | None = None):
+    def __init__(self, prog: CheckedProgram, slots: dict | None = None, share_constants: bool = False):
         self.p = prog
         self.slots = slots or {}        # variable name -> slot index in V (runtime only)
         self._tmp = 0
+        # map literals of constants, built once as module globals (maps are never changed in
+        # place through a name bound to a literal: see value())
+        self.share_constants = share_constants
+        self.constant_maps: dict[str, str] = {}      # source -> global name
 
     def t(self, e) -> T.Type:
         return self.p.types.get(id(e), T.ANY)
@@ -103,16 +109,21 @@ class ExprGen:
         procedure): maps are copied, so a later change to the map it came from (entry by
         entry) does not show through it, and a saved game continues the same way."""
         src = self.gen(e, env)
-        if isinstance(T.strip(self.t(e)), T.MapType) and not isinstance(e, ast.MapLit):
-            return f"list({src})"
+        if isinstance(T.strip(self.t(e)), T.MapType) and not src.startswith("_maplit("):
+            return f"list({src})"        # (a literal built here is already a new map)
         return src
 
     def g_map_lit(self, e, env):
         t = T.strip(self.t(e))
         n = "NP" if isinstance(t.key, T.PlayerType) else t.key.size()
         default = _default_src(t.value)
-        pairs = ", ".join(f"({self.gen(x.key, env)}, {self.gen(x.value, env)})" for x in e.entries)
-        return f"_maplit({n}, {default}, ({pairs}{',' if len(e.entries) == 1 else ''}))"
+        parts = [(self.gen(x.key, env), self.gen(x.value, env)) for x in e.entries]
+        pairs = ", ".join(f"({k}, {v})" for k, v in parts)
+        src = f"_maplit({n}, {default}, ({pairs}{',' if len(e.entries) == 1 else ''}))"
+        if self.share_constants and n != "NP" and all(_CONSTANT.fullmatch(k) and _CONSTANT.fullmatch(v)
+                                                      for k, v in parts):
+            return self.constant_maps.setdefault(src, f"_MAP{len(self.constant_maps)}")
+        return src
 
     def g_binary(self, e, env):
         op = "//" if e.op == "/" else e.op
@@ -358,6 +369,9 @@ class ExprGen:
 
     def b_next_player(self, e, args, env):
         return f"(({self.gen(args[0], env)} + 1) % NP)"
+
+
+_CONSTANT = re.compile(r"-?\d+|True|False|None")
 
 
 def _default_src(t) -> str:

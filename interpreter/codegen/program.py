@@ -110,7 +110,7 @@ class ProgramCompiler:
         self.vars: list[VarSlot] = []
         self.slots: dict[str, int] = {}
         self._layout()
-        self.eg = ExprGen(prog, self.slots)
+        self.eg = ExprGen(prog, self.slots, share_constants=True)
         self.mod = Module()
         self.sites: list[SiteInfo] = []
         self.actions: list[ActionMeta] = []
@@ -281,6 +281,8 @@ class ProgramCompiler:
         m.add("SITES = [" + ", ".join(f"SITE_{s.index}" for s in self.sites) + "]")
         self._checks()
         self._scores()
+        for src, name in self.eg.constant_maps.items():
+            m.add(f"{name} = {src}")
         return CompiledProgram(self.p, self.players, m, self.vars, self.slots, self.sites, self.actions,
                                {k: v for k, v in self.unit_pid.items()}, self._id_next,
                                [self.unit_pid[r] for r in roots if r in self.unit_pid])
