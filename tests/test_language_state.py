@@ -463,6 +463,6 @@ flow:
     let k = {b: 2}
     player(1).m[b] = k[b]
 score: me.m[a] + me.m[b]
-""")
+""", players=3)
     s = game.new_initial_state()
     assert game.scores(s) == [8, 6, 6]
