@@ -1097,6 +1097,17 @@ class ProgramCompiler:
 
         # cheap tests first: they are pure, so their order changes only the time taken
         tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]))
+        # an expensive test of one parameter waits until the cheap tests of the inner parameters
+        # have passed, and is remembered for each value of its parameter
+        lazy: dict[int, int] = {}                  # test index -> the parameter it depends on
+        inner = len(a.params)
+        for ti, (lv, test, span, can_fold) in enumerate(tests):
+            if not isinstance(test, tuple) and can_fold and 1 <= lv <= inner and inner > 1 and only(test, lv - 1) \
+                    and self._cost(test) >= _EXPENSIVE:
+                lazy[ti] = lv - 1
+                tests[ti] = (inner, test, span, False)
+        for ti in lazy:
+            lines.add(1, f"_seen{ti} = {{}}")
 
         # domains whose expression needs no other parameter are filtered once, up front
         hoisted: dict[int, str] = {}
@@ -1126,7 +1137,13 @@ class ProgramCompiler:
             ind += 1
             for ti, (lv, test, span, _) in enumerate(tests):
                 if lv == i + 1 and ti not in folded:
-                    lines.add(ind, f"if not ({test_src(test, env)}): continue", span)
+                    if ti in lazy:
+                        key = f"l_{pnames[lazy[ti]]}"
+                        src = f"(_seen{ti}[{key}] if {key} in _seen{ti} else _seen{ti}.setdefault({key}, " \
+                              f"bool({test_src(test, env)})))"
+                        lines.add(ind, f"if not {src}: continue", span)
+                    else:
+                        lines.add(ind, f"if not ({test_src(test, env)}): continue", span)
         tup = ", ".join([str(meta.index)] + [f"l_{n}" for n in pnames])
         if exists:
             lines.add(ind, "return True")
@@ -1211,6 +1228,10 @@ class CompiledProgram:
     unit_pid: dict[str, int]
     action_space: int
     roots: list[int]
+
+
+# the estimated cost (see _cost) above which a test of one parameter is evaluated lazily
+_EXPENSIVE = 300
 
 
 def compile_def_source(prog: CheckedProgram, eg: ExprGen, c) -> str:
