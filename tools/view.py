@@ -37,7 +37,9 @@ def _short(v) -> str:
         if "contents" in v:
             items = ", ".join(f"{k} x{n}" if n > 1 else k for k, n in v["contents"].items())
             return f"[{items}]" if items else "[]"
-        return "{" + ", ".join(f"{k}: {'-' if x is None else x}" for k, x in v.items()) + "}"
+        # entries at nothing (0, false, none, empty) are left out: long maps stay readable
+        shown = [(k, x) for k, x in v.items() if x not in (None, 0, False, [], {})]
+        return "{" + ", ".join(f"{k}: {_short(x) if isinstance(x, (dict, list)) else x}" for k, x in shown) + "}"
     if isinstance(v, list):
         return "[" + ", ".join(str(x) for x in v) + "]"
     return str(v)
