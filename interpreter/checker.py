@@ -989,26 +989,15 @@ class Checker:
             if s.other is not None:
                 self.block(s.other, scope, ctx)
         elif k is ast.ForStmt:
-            inner = self._loop_clause(s, scope, ctx)
-            ctx.loops += 1
-            self.block(s.body, inner, ctx)
-            ctx.loops -= 1
+            self._loop_body(s.body, self._loop_clause(s, scope, ctx), ctx)
         elif k is ast.RepeatStmt:
-            t = self.expr(s.count, scope, ctx, T.INT)
-            self._expect(s.count, t, T.INT, "a repeat count")
-            ctx.loops += 1
-            self.block(s.body, scope, ctx)
-            ctx.loops -= 1
+            self._expect(s.count, self.expr(s.count, scope, ctx, T.INT), T.INT, "a repeat count")
+            self._loop_body(s.body, scope, ctx)
         elif k is ast.WhileStmt:
-            t = self.expr(s.cond, scope, ctx, T.BOOL)
-            self._expect(s.cond, t, T.BOOL, "a 'while' condition")
-            ctx.loops += 1
-            self.block(s.body, scope, ctx)
-            ctx.loops -= 1
+            self._expect(s.cond, self.expr(s.cond, scope, ctx, T.BOOL), T.BOOL, "a 'while' condition")
+            self._loop_body(s.body, scope, ctx)
         elif k is ast.LoopStmt:
-            ctx.loops += 1
-            self.block(s.body, scope, ctx)
-            ctx.loops -= 1
+            self._loop_body(s.body, scope, ctx)
         else:
             raise AssertionError(k)
 
@@ -1564,6 +1553,12 @@ class Checker:
                 if not T.is_int(t) and t is not T.ANY:
                     self.error(side, "E130", f"'{op}' compares numbers, not {t}")
         return T.BOOL
+
+    def _loop_body(self, body, scope, ctx):
+        """A loop's block, where `break` is allowed."""
+        ctx.loops += 1
+        self.block(body, scope, ctx)
+        ctx.loops -= 1
 
     def _loop_clause(self, cl, scope, ctx) -> "_Scope":
         """`for VAR in ITER [where COND]` (a statement or a comprehension clause): the scope
