@@ -530,7 +530,7 @@ class BoundIn(Node):
 
 class BoundClamp(Node):
     low: Expr
-    high: Expr
+    high: Optional[Expr] = None         # `clamp 0..`: no upper bound
 
 
 class BoundMin(Node):

@@ -669,9 +669,9 @@ class Checker:
                 continue
             if isinstance(o, (ast.BoundIn, ast.BoundClamp)):
                 vi.low = self.static_int(o.low, "a lower bound")
-                vi.high = self.static_int(o.high, "an upper bound")
+                vi.high = None if o.high is None else self.static_int(o.high, "an upper bound")
                 vi.clamp = isinstance(o, ast.BoundClamp)
-                if vi.low > vi.high:
+                if vi.high is not None and vi.low > vi.high:
                     self.error(o, "E151", f"empty range {vi.low}..{vi.high}")
             elif isinstance(o, ast.BoundMin):
                 vi.low = self.static_int(o.value, "a lower bound")

@@ -78,6 +78,7 @@ game g:
 per player:
     strict: int in 0..5
     capped: int, clamp 0..6
+    track: int, clamp 0..
     floor: int, min 2
     ceiling: int max 3
     start: int in 1..9 = 4
@@ -87,13 +88,15 @@ action set_strict(n in range(-7, 8)):
     me.strict = n
 action add_capped(n in range(-9, 10)):
     me.capped += n
+action add_track(n in range(-9, 10)):
+    me.track += n
 action add_floor(n in range(-3, 4)):
     me.floor += n
 action add_ceiling(n in range(-3, 4)):
     me.ceiling += n
 flow:
     loop:
-        act player(1): add_strict | set_strict | add_capped | add_floor | add_ceiling
+        act player(1): add_strict | set_strict | add_capped | add_track | add_floor | add_ceiling
 score: me.strict + me.capped
 """
 
@@ -145,6 +148,18 @@ def test_clamp_keeps_the_value_inside_silently(bounds):
     assert mine(game, s, "capped") == 6
     game.apply(s, "add_capped(-9)")
     assert mine(game, s, "capped") == 0
+
+
+def test_clamp_from_below_only(bounds):
+    game, s = bounds
+    for n in (9, 9, 9):
+        game.apply(s, f"add_track({n})")
+    assert mine(game, s, "track") == 27            # no upper bound
+    game.apply(s, "add_track(-9)")
+    game.apply(s, "add_track(-9)")
+    game.apply(s, "add_track(-9)")
+    game.apply(s, "add_track(-9)")
+    assert mine(game, s, "track") == 0             # stops at 0, silently
 
 
 def test_min_alone_is_strict(bounds):
