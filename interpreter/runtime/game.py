@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import sys
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Optional
 
 from .. import types as T
@@ -79,6 +81,10 @@ class Game:
         self._spans = compiled.module.spans
         self._fmt = {}
         self._clone_v = self._make_clone()
+        # where a decision's answer is kept in its frame: '@m' for an action move (None
+        # here), '@o' for a draw, the chosen variable's key otherwise
+        self._site_keys = [None if si.kind == "act" else "@o" if si.kind == "chance" else si.var_key
+                           for si in self.sites]
 
     # ------------------------------------------------------------------ start
 
@@ -287,25 +293,27 @@ class Game:
 
     def apply(self, s, move) -> None:
         """Validate then play `move` (a tuple, a canonical string or an action id)."""
-        if s.pending is None:
+        pending = s.pending
+        if pending is None:
             raise IllegalMove(str(move), "the game is over")
-        if s.pending[1] == -1:
+        if pending[1] == -1:
             raise IllegalMove(str(move), "chance decides here: use apply_chance")
-        if isinstance(move, str):
-            move = self.parse_move(s, move)
-        elif isinstance(move, int):
-            move = self.move_from_id(s, move)
-        elif isinstance(move, list):
-            move = tuple(tuple(x) if isinstance(x, list) else x for x in move)
+        if type(move) is not tuple:
+            if isinstance(move, str):
+                move = self.parse_move(s, move)
+            elif isinstance(move, int):
+                move = self.move_from_id(s, move)
+            elif isinstance(move, list):
+                move = tuple(tuple(x) if isinstance(x, list) else x for x in move)
         legal = s.cache if s.cache is not None else self.legal_moves(s)
-        if move not in legal:
+        if move not in legal:          # (an identical object is found without comparing)
             raise self._illegal(s, move)
-        site = self.sites[s.pending[0]]
         F = s.stack[-1]
-        if site.kind == "act":
+        key = self._site_keys[pending[0]]
+        if key is None:
             F[2]["@m"] = move
         else:
-            F[2][site.var_key] = move[0] if move else None
+            F[2][key] = move[0] if move else None
         s.pending = None
         s.cache = None
         self._run(s)
@@ -328,8 +336,24 @@ class Game:
             return list(tally.items())
         return [(k, n) for k, n in enumerate(vals) if n]
 
+    def _draw_counts(self, s):
+        """The counts of the stack drawn from at a draw, or None at a roll."""
+        site = s.pending[0]
+        if self._site_keys[site] != "@o":
+            return None
+        return self._site_funcs[site](s, s.stack[-1])
+
     def sample_chance(self, s):
         """Draw an outcome from the state's seeded generator (advancing it)."""
+        if s.pending is None or s.pending[1] != -1:
+            raise IllegalMove("chance", "this is not a chance event")
+        counts = self._draw_counts(s)
+        if counts is not None:
+            s.rng, x = st.rng_next(s.rng)
+            # the first kind whose running total passes x mod the total (as if walking the
+            # copies kind by kind); kinds with no copy left are never chosen
+            cum = list(accumulate(counts))
+            return bisect_right(cum, x % cum[-1])
         dist = self._chance_dist(s)
         total = sum(n for _, n in dist)
         s.rng, x = st.rng_next(s.rng)
@@ -341,13 +365,20 @@ class Game:
         raise AssertionError("unreachable")
 
     def apply_chance(self, s, outcome) -> None:
+        if s.pending is None or s.pending[1] != -1:
+            raise IllegalMove(str(outcome), "this is not a chance event")
         if isinstance(outcome, str):
             outcome = self.parse_outcome(s, outcome)
-        dist = self._chance_dist(s)
-        if outcome not in [v for v, _ in dist]:
-            raise IllegalMove(str(outcome), "this outcome is not possible now")
-        site = self.sites[s.pending[0]]
-        s.stack[-1][2]["@o" if site.kind == "chance" else site.var_key] = outcome
+        counts = self._draw_counts(s)
+        if counts is not None:
+            if not (type(outcome) is int and 0 <= outcome < len(counts) and counts[outcome] > 0):
+                raise IllegalMove(str(outcome), "this outcome is not possible now")
+            key = "@o"
+        else:
+            if outcome not in [v for v, _ in self._chance_dist(s)]:
+                raise IllegalMove(str(outcome), "this outcome is not possible now")
+            key = self._site_keys[s.pending[0]]
+        s.stack[-1][2][key] = outcome
         s.pending = None
         s.cache = None
         self._run(s)
@@ -355,7 +386,10 @@ class Game:
     def step_chance(self, s) -> int:
         """Resolve a chance event from the seed; returns the outcome."""
         o = self.sample_chance(s)
-        self.apply_chance(s, o)
+        s.stack[-1][2][self._site_keys[s.pending[0]]] = o
+        s.pending = None
+        s.cache = None
+        self._run(s)
         return o
 
     # ------------------------------------------------------------------ move names and ids
