@@ -24,6 +24,8 @@ class ExprGen:
         # place through a name bound to a literal: see value())
         self.share_constants = share_constants
         self.constant_maps: dict[str, str] = {}      # source -> global name
+        # nodes already computed into a temporary by lines emitted before (see lower.py)
+        self.subst: dict[int, str] = {}
 
     def t(self, e) -> T.Type:
         return self.p.types.get(id(e), T.ANY)
@@ -35,6 +37,10 @@ class ExprGen:
     # ------------------------------------------------------------------
 
     def gen(self, e: ast.Expr, env: dict) -> str:
+        if self.subst:
+            done = self.subst.get(id(e))
+            if done is not None:
+                return done
         m = getattr(self, "g_" + e.kind)
         return m(e, env)
 

@@ -52,7 +52,7 @@ class StaticEvaluator:
         if name in self._defs_done:
             return
         self._defs_done.add(name)
-        from .program import compile_def_source
+        from .defs import compile_def_source
         c = self.p.defs[name]
         for n in c.decl.walk():
             self._prepare_node(n)
