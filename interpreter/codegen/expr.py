@@ -24,6 +24,8 @@ class ExprGen:
         # place through a name bound to a literal: see value())
         self.share_constants = share_constants
         self.constant_maps: dict[str, str] = {}      # source -> global name
+        self._inlinable: dict = {}                  # def name -> (body, params, uses) or False
+        self._inline_depth = 0
         # nodes already computed into a temporary by lines emitted before (see lower.py)
         self.subst: dict[int, str] = {}
 
@@ -226,12 +228,54 @@ class ExprGen:
         args = e.args or []
         f = e.func
         if f in self.p.defs:
-            a = ", ".join(["V", "me"] + [self.gen(x, env) for x in args])
+            srcs = [self.gen(x, env) for x in args]
+            inlined = self._inline(f, srcs)
+            if inlined is not None:
+                return inlined
+            a = ", ".join(["V", "me"] + srcs)
             return f"D_{f}({a})"
         t = self.p.lines.get(f) or self.p.areas.get(f)
         if t is not None:
             return f"_index({self.gen(args[0], env)}, {t.size()}, {f!r})"
         return getattr(self, "b_" + f)(e, args, env)
+
+    def _inline(self, f, srcs):
+        """The body of a small def written in place of its call (a Python call costs more
+        than most such bodies), or None. Only one-expression defs without loops, hooks that
+        no modifier changes, and only when no argument would be computed twice."""
+        info = self._inlinable.get(f)
+        if info is None:
+            info = self._inlinable[f] = self._inline_info(f)
+        if info is False or self._inline_depth >= _INLINE_DEPTH:
+            return None
+        body, params, uses = info
+        env = {}
+        for (name, _), src in zip(params, srcs):
+            if uses[name] > 1 and not _SIMPLE.fullmatch(src):
+                return None
+            env[name] = src if _SIMPLE.fullmatch(src) else f"({src})"
+        self._inline_depth += 1
+        try:
+            return f"({self.gen(body, env)})"
+        finally:
+            self._inline_depth -= 1
+
+    def _inline_info(self, f):
+        c = self.p.defs[f]
+        d = c.decl
+        if d.expr is None or (d.hook and self.p.modifiers.get(f)):
+            return False
+        nodes = list(d.expr.walk())
+        if len(nodes) > _INLINE_NODES or any(isinstance(n, (ast.GeneratorCall, ast.ListComp)) for n in nodes):
+            return False
+        names = {name for name, _ in c.params}
+        uses = {name: 0 for name in names}
+        for n in nodes:
+            if isinstance(n, ast.Name) and n.name in names:
+                sym = self.p.refs.get(id(n))
+                if sym is not None and sym.kind == "local":
+                    uses[n.name] += 1
+        return d.expr, c.params, uses
 
     def b_count(self, e, args, env):
         t = T.strip(self.t(args[0]))
@@ -378,6 +422,11 @@ class ExprGen:
 
 
 _CONSTANT = re.compile(r"-?\d+|True|False|None")
+# an argument source cheap enough to repeat where an inlined def uses its parameter twice
+_SIMPLE = re.compile(r"-?\d+|True|False|None|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\]")
+# inlining limits: the size of a def's body (nodes), and defs inlined within each other
+_INLINE_NODES = 30
+_INLINE_DEPTH = 3
 
 
 def _default_src(t) -> str:
