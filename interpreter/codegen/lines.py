@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 
 class Lines:
     def __init__(self):
@@ -38,3 +40,53 @@ class Module:
 
     def source(self) -> str:
         return "\n".join(self.lines) + "\n"
+
+
+# a string literal (left alone) or a read of a state variable's slot
+_STR_OR_SLOT = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|\bV\[(\d+)\]""")
+
+
+def hoist_slot_reads(lines: Lines) -> Lines:
+    """In functions that never change the state (legal moves, checks, defs), read each
+    variable's slot `V[k]` used more than once, or inside a block, once into a local `_Vk`.
+
+    The state's top-level list is only ever indexed, and such a function runs while nothing
+    is assigned, so the slot's value cannot change under it.
+    """
+    out = Lines()
+    func: list = []
+    for item in lines.items:
+        if item[0] == 0 and func:
+            _hoist_one(func, out)
+            func = []
+        func.append(item)
+    if func:
+        _hoist_one(func, out)
+    return out
+
+
+def _hoist_one(func: list, out: Lines):
+    uses: dict[str, int] = {}
+    for ind, text, _ in func[1:]:
+        for m in _STR_OR_SLOT.finditer(text):
+            if m.group(2) is not None:
+                uses[m.group(2)] = uses.get(m.group(2), 0) + (1 if ind <= 1 else 2)
+    hoisted = sorted((k for k, n in uses.items() if n >= 2), key=int)
+    if not hoisted or not func[0][1].startswith("def "):
+        for item in func:
+            out.add(*item)
+        return
+
+    def sub(m):
+        return m.group(0) if m.group(2) is None or m.group(2) not in keep else f"_V{m.group(2)}"
+
+    keep = set(hoisted)
+    out.add(*func[0])
+    body = func[1:]
+    at = 1 if body and body[0][1].startswith("V = S.v") else 0
+    for item in body[:at]:
+        out.add(*item)
+    span = body[0][2] if body else None
+    out.add(1, "; ".join(f"_V{k} = V[{k}]" for k in hoisted), span)
+    for ind, text, sp in body[at:]:
+        out.add(ind, _STR_OR_SLOT.sub(sub, text), sp)

@@ -68,7 +68,32 @@ class Lowerer:
                 self.eg.subst.pop(k, None)
 
     def test(self, e, env, out, ind, fail: str):
-        """`if not e: <fail>` with e's loops written out before it."""
+        """`if not e: <fail>` with e's loops written out before it; `and`, `or` and a
+        one-clause `any` become control flow rather than values."""
+        k = type(e)
+        if k is ast.BoolOp and e.op == "and":
+            self.test(e.left, env, out, ind, fail)
+            self.test(e.right, env, out, ind, fail)
+            return
+        if k is ast.BoolOp and e.op == "or" and needs_lowering(e.right):
+            left = self.expr(e.left, env, out, ind)
+            out.add(ind, f"if not {_paren(left)}:", e.span)
+            self.test(e.right, env, out, ind + 1, fail)
+            return
+        if k is ast.GeneratorCall and e.func == "any" and len(e.clauses) == 1:
+            cl = e.clauses[0]
+            it = self.iterable(cl.iter, env, out, ind)
+            inner = dict(env)
+            var = self.fresh("_c" + cl.var)
+            inner[cl.var] = var
+            out.add(ind, f"for {var} in {it}:", cl.span)
+            if cl.cond is not None:
+                self.test(cl.cond, inner, out, ind + 1, "continue")
+            elem = self.expr(e.elem, inner, out, ind + 1)
+            out.add(ind + 1, f"if {elem}: break", e.span)
+            out.add(ind, "else:", e.span)              # no element passed: the test fails
+            out.add(ind + 1, fail, e.span)
+            return
         src = self.expr(e, env, out, ind)
         out.add(ind, f"if not {_paren(src)}: {fail}", e.span)
 
