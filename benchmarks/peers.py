@@ -1,0 +1,309 @@
+"""Random-playout speed of Regola against other ways to run the same small games.
+
+    python benchmarks/peers.py [--games connect-four,tic-tac-toe] [--repeats 5] [--seconds 0.5] [--json]
+
+Connect Four and Tic-tac-toe, each run by:
+
+* regola: the bundled rules (rules/connect-four, rules/tic-tac-toe) compiled by this checkout;
+* reference: a hand-written pure-Python implementation (benchmarks/reference/), the same
+  driver API, so the same loop drives it;
+* pettingzoo: `pettingzoo.classic.connect_four_v3` / `tictactoe_v3`, `env()` as documented
+  (with its default wrappers), random legal actions from the action mask;
+* pettingzoo-raw: the same environments' `raw_env()`, without the wrappers;
+* openspiel: `pyspiel.load_game("connect_four")` / `"tic_tac_toe"` stepped from Python.
+
+All in this one process, interleaved: every round runs one batch (sized to take about
+--seconds) of each implementation in turn, so a change in the machine's speed touches them
+alike. Loading is not timed. Printed per game and implementation: median games/s and
+decisions/s, decisions per game, the first player's win rate and the draw rate over every
+game played (a check that all of them play the same game), and the speed ratio to Regola
+(the median of the per-round ratios; above 1: faster than Regola). Implementations that are
+not installed, or rules that do not exist, are skipped with a note.
+
+Not a test: timings depend on the machine. `pip install '.[peers]'` installs the peers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import random
+import statistics
+import sys
+import time
+import warnings
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+GAMES = {
+    # name: (Regola rules, reference module.class, PettingZoo module, OpenSpiel name)
+    "connect-four": ("connect-four", "connect_four.ConnectFour", "connect_four_v3", "connect_four"),
+    "tic-tac-toe": ("tic-tac-toe", "tic_tac_toe.TicTacToe", "tictactoe_v3", "tic_tac_toe"),
+}
+PEERS = ["regola", "reference", "pettingzoo", "pettingzoo-raw", "openspiel"]
+
+
+class Skip(Exception):
+    """This implementation cannot run here (not installed, no rules): skipped with a note."""
+
+
+# ----------------------------------------------------------------------------- drivers
+# Each runner plays `games` random games from seeds seed.. and returns
+# (decisions, outcomes) where outcomes counts first-player wins, second-player wins, draws.
+
+def _outcome(scores, out):
+    if scores[0] == scores[1]:
+        out[2] += 1
+    else:
+        out[0 if scores[0] > scores[1] else 1] += 1
+
+
+def drive_api(game, seed: int, games: int, out: list) -> int:
+    """Regola's public API; the reference games offer the same one. The loop of compare.py."""
+    legal, apply, step_chance = game.legal_moves, game.apply, getattr(game, "step_chance", None)
+    is_terminal, is_chance = game.is_terminal, game.is_chance
+    decisions = 0
+    for g in range(seed, seed + games):
+        rng = random.Random(g)
+        s = game.new_initial_state(g)
+        while not is_terminal(s):
+            if is_chance(s):
+                step_chance(s)
+            else:
+                ms = legal(s)
+                apply(s, ms[int(rng.random() * len(ms))])
+            decisions += 1
+        _outcome(game.scores(s), out)
+    return decisions
+
+
+def make_pettingzoo(module: str, raw: bool):
+    try:
+        import importlib
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mod = importlib.import_module(f"pettingzoo.classic.{module}")
+        import numpy as np
+    except ImportError as e:
+        raise Skip(f"pettingzoo is not installed ({e}); pip install '.[peers]'") from None
+    env = mod.raw_env() if raw else mod.env()
+    flatnonzero = np.flatnonzero
+
+    def run(seed: int, games: int, out: list) -> int:
+        decisions = 0
+        for g in range(seed, seed + games):
+            rng = random.Random(g)
+            env.reset(seed=g)
+            first = env.agents[0]
+            result = None
+            for agent in env.agent_iter():
+                obs, _reward, termination, truncation, _info = env.last()
+                if termination or truncation:
+                    if result is None:
+                        result = dict(env.rewards)
+                    env.step(None)
+                    continue
+                legal = flatnonzero(obs["action_mask"])
+                env.step(int(legal[int(rng.random() * len(legal))]))
+                decisions += 1
+            others = [a for a in result if a != first]
+            _outcome([result[first], result[others[0]]], out)
+        return decisions
+    return run
+
+
+def make_openspiel(name: str):
+    try:
+        import pyspiel
+    except ImportError as e:
+        raise Skip(f"open_spiel is not installed ({e}); pip install '.[peers]'") from None
+    game = pyspiel.load_game(name)
+
+    def run(seed: int, games: int, out: list) -> int:
+        decisions = 0
+        for g in range(seed, seed + games):
+            rng = random.Random(g)
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    outcomes, probs = zip(*s.chance_outcomes())
+                    s.apply_action(rng.choices(outcomes, probs)[0])
+                else:
+                    la = s.legal_actions()
+                    s.apply_action(la[int(rng.random() * len(la))])
+                decisions += 1
+            _outcome(s.returns(), out)
+        return decisions
+    return run
+
+
+def make_regola(rules: str):
+    try:
+        try:
+            from regola import load_game
+        except ImportError:
+            from interpreter.loader import load_game
+    except ImportError as e:
+        raise Skip(f"cannot import Regola ({e})") from None
+    p = Path(rules)
+    path = p if p.exists() else ROOT / "rules" / rules
+    if not path.exists():
+        raise Skip(f"no rules {rules!r} (rules/{rules} does not exist yet)")
+    game = load_game(str(path), players=2)
+    return lambda seed, games, out: drive_api(game, seed, games, out)
+
+
+def make_reference(spec: str):
+    import importlib
+    modname, cls = spec.split(".")
+    game = getattr(importlib.import_module(f"reference.{modname}"), cls)()
+    return lambda seed, games, out: drive_api(game, seed, games, out)
+
+
+def make_runner(peer: str, game: str, rules: dict):
+    regola_rules, ref, pz, osp = GAMES[game]
+    if peer == "regola":
+        return make_regola(rules.get(game, regola_rules))
+    if peer == "reference":
+        return make_reference(ref)
+    if peer == "pettingzoo":
+        return make_pettingzoo(pz, raw=False)
+    if peer == "pettingzoo-raw":
+        return make_pettingzoo(pz, raw=True)
+    if peer == "openspiel":
+        return make_openspiel(osp)
+    raise ValueError(peer)
+
+
+# ----------------------------------------------------------------------------- measuring
+
+class Impl:
+    def __init__(self, game: str, peer: str, run):
+        self.game, self.peer, self.run = game, peer, run
+        self.batch = 0
+        self.rounds: list[dict] = []
+        self.out = [0, 0, 0]
+        self.games = 0
+        self.decisions = 0
+        self.seed = 0
+
+    def batch_run(self, n: int) -> dict:
+        gc.collect()
+        t0 = time.perf_counter()
+        d = self.run(self.seed, n, self.out)
+        dt = time.perf_counter() - t0
+        self.seed += n
+        self.games += n
+        self.decisions += d
+        return {"elapsed": dt, "games": n, "decisions": d}
+
+    def size(self, seconds: float):
+        n = 1
+        target = min(0.1, seconds / 5)
+        while True:
+            r = self.batch_run(n)
+            if r["elapsed"] >= target or n >= 1 << 22:
+                self.batch = max(1, round(seconds * n / r["elapsed"]))
+                return
+            n *= 2 if r["elapsed"] * 4 >= target else 8
+
+
+def progress(text: str, quiet: bool, end: bool = False):
+    if quiet or not sys.stderr.isatty():
+        return
+    sys.stderr.write("\r" + text.ljust(70) + ("\r" + " " * 70 + "\r" if end else ""))
+    sys.stderr.flush()
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="peers.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--games", default="connect-four,tic-tac-toe", help="comma-separated: " + ", ".join(GAMES))
+    ap.add_argument("--peers", default=",".join(PEERS), help="comma-separated: " + ", ".join(PEERS))
+    ap.add_argument("--rules", action="append", default=[], metavar="GAME=PATH",
+                    help="Regola rules to use for a game instead of the bundled ones")
+    ap.add_argument("--repeats", type=int, default=5, help="rounds (default 5)")
+    ap.add_argument("--seconds", type=float, default=0.5, help="about how long one batch takes (default 0.5)")
+    ap.add_argument("--json", action="store_true", help="print the results as JSON")
+    ap.add_argument("--quiet", action="store_true", help="no progress line on stderr")
+    a = ap.parse_args(argv)
+    games = [g for g in a.games.split(",") if g]
+    peers = [p for p in a.peers.split(",") if p]
+    for g in games:
+        if g not in GAMES:
+            ap.error(f"unknown game {g!r} (one of {', '.join(GAMES)})")
+    for p in peers:
+        if p not in PEERS:
+            ap.error(f"unknown peer {p!r} (one of {', '.join(PEERS)})")
+    rules = {}
+    for r in a.rules:
+        g, _, path = r.partition("=")
+        if g not in GAMES or not path:
+            ap.error(f"--rules {r!r}: write GAME=PATH")
+        rules[g] = path
+
+    impls: list[Impl] = []
+    skipped: list[dict] = []
+    for g in games:
+        for p in peers:
+            progress(f"{g}: loading {p}", a.quiet)
+            try:
+                impls.append(Impl(g, p, make_runner(p, g, rules)))
+            except Skip as e:
+                skipped.append({"game": g, "peer": p, "skipped": str(e)})
+    for im in impls:
+        progress(f"{im.game}: sizing {im.peer}", a.quiet)
+        im.size(a.seconds)
+    for i in range(a.repeats):
+        for im in impls:
+            progress(f"round {i + 1}/{a.repeats}: {im.game} {im.peer}", a.quiet)
+            im.rounds.append(im.batch_run(im.batch))
+    progress("", a.quiet, end=True)
+
+    results = []
+    for g in games:
+        base = next((im for im in impls if im.game == g and im.peer == "regola"), None)
+        for im in [x for x in impls if x.game == g]:
+            gps = [r["games"] / r["elapsed"] for r in im.rounds]
+            dps = [r["decisions"] / r["elapsed"] for r in im.rounds]
+            rec = {"game": g, "peer": im.peer, "batch_games": im.batch,
+                   "games_per_s": statistics.median(gps), "decisions_per_s": statistics.median(dps),
+                   "decisions_per_game": im.decisions / im.games, "games_played": im.games,
+                   "first_wins": im.out[0] / im.games, "second_wins": im.out[1] / im.games,
+                   "draws": im.out[2] / im.games, "rounds": im.rounds, "vs_regola": None}
+            if base is not None:
+                ratios = [(r["games"] / r["elapsed"]) / (b["games"] / b["elapsed"])
+                          for r, b in zip(im.rounds, base.rounds)]
+                rec.update(vs_regola=statistics.median(ratios), vs_regola_min=min(ratios),
+                           vs_regola_max=max(ratios))
+            results.append(rec)
+    if a.json:
+        print(json.dumps({"repeats": a.repeats, "seconds": a.seconds, "results": results,
+                          "skipped": skipped}, indent=2))
+        return 0
+
+    print(f"{a.repeats} rounds, batches of about {a.seconds:g} s, every implementation in turn in one process; "
+          f"vs regola: speed / Regola's speed (median and range of the rounds)")
+    head = (f"{'game':<14}{'implementation':<16}{'games/s':>11}{'decisions/s':>13}{'dec/game':>10}"
+            f"{'1st wins':>10}{'draws':>8}{'vs regola':>11}  (min-max)")
+    for g in games:
+        print()
+        print(head)
+        print("-" * len(head))
+        for rec in [r for r in results if r["game"] == g]:
+            vs = (f"{rec['vs_regola']:>10.2f}x  ({rec['vs_regola_min']:.2f}-{rec['vs_regola_max']:.2f})"
+                  if rec["vs_regola"] is not None else f"{'-':>11}")
+            print(f"{g:<14}{rec['peer']:<16}{rec['games_per_s']:>11,.0f}{rec['decisions_per_s']:>13,.0f}"
+                  f"{rec['decisions_per_game']:>10.1f}{100 * rec['first_wins']:>9.1f}%{100 * rec['draws']:>7.1f}%{vs}")
+        for sk in [s for s in skipped if s["game"] == g]:
+            print(f"{g:<14}{sk['peer']:<16}skipped: {sk['skipped']}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Hand-written pure-Python games with Regola's driver API, the baselines of benchmarks/peers.py."""
