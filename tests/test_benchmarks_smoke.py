@@ -1,0 +1,123 @@
+"""Smoke tests of the benchmark programs: each runs for a moment and prints the right shape.
+
+Timings are never asserted: benchmarks/compare.py and benchmarks/peers.py are run with tiny
+batches only to check that they work end to end.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+COMPARE = ROOT / "benchmarks" / "compare.py"
+PEERS = ROOT / "benchmarks" / "peers.py"
+FAST = ["--repeats", "2", "--seconds", "0.02", "--json", "--quiet"]
+
+
+def run(*args, timeout=240):
+    return subprocess.run([sys.executable, *map(str, args)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def test_compare_two_checkouts_json():
+    r = run(COMPARE, ROOT, ROOT, "--games", "lungarno:2,lungarno:3", *FAST)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["repeats"] == 2
+    rows = out["rows"]
+    assert [(x["game"], x["kind"]) for x in rows] == [
+        ("lungarno:2", "playouts"), ("lungarno:2", "clone+apply"),
+        ("lungarno:3", "playouts"), ("lungarno:3", "clone+apply")]
+    for x in rows:
+        assert x["error"] is None
+        assert len(x["rounds"]) == 2
+        assert x["ratio_min"] <= x["ratio"] <= x["ratio_max"] and x["ratio"] > 0
+        assert x["identical"] is True          # the same checkout plays the same games
+    play = rows[0]
+    assert play["base_games_per_s"] > 0 and play["new_decisions_per_s"] > 0
+    assert play["decisions_per_game"] > 10
+    assert rows[1]["base_us"] > 0 and rows[1]["new_us"] > 0
+
+
+def test_compare_table_and_git_revision():
+    head = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True)
+    if head.returncode != 0:
+        pytest.skip("not a git checkout")
+    before = set(Path(tempfile.gettempdir()).glob("regola-compare-*"))
+    r = run(COMPARE, "HEAD", "--games", "tic-tac-toe:2" if (ROOT / "rules" / "tic-tac-toe").is_dir()
+            else "lungarno:2", "--repeats", "1", "--seconds", "0.02", "--no-clone", "--quiet")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith("BASE  HEAD = " + head.stdout.strip()[:10])
+    assert lines[1].startswith("NEW   working tree")
+    assert any("NEW/BASE" in x for x in lines)
+    row = next(x for x in lines if x.startswith(("tic-tac-toe:2", "lungarno:2")))
+    assert "x  (" in row
+    assert set(Path(tempfile.gettempdir()).glob("regola-compare-*")) <= before   # the export is removed
+
+
+def test_compare_refuses_bad_checkouts_cleanly(tmp_path):
+    r = run(COMPARE, tmp_path / "missing", "--quiet")
+    assert r.returncode == 2
+    assert "neither a directory nor a git revision" in r.stderr and "Traceback" not in r.stderr
+    r = run(COMPARE, tmp_path, "--quiet")          # a directory with no Regola in it
+    assert r.returncode == 2
+    assert "cannot be imported" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_compare_reports_a_game_that_does_not_load():
+    r = run(COMPARE, ROOT, ROOT, "--games", "no-such-game:2", *FAST)
+    assert r.returncode == 1
+    row = json.loads(r.stdout)["rows"][0]
+    assert "does not load" in row["error"]
+
+
+@pytest.fixture(scope="module")
+def peers():
+    r = run(PEERS, "--repeats", "1", "--seconds", "0.02", "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    return {(x["game"], x["peer"]): x for x in out["results"]}, \
+        {(x["game"], x["peer"]): x for x in out["skipped"]}
+
+
+GAME_LENGTHS = {"connect-four": (7, 42), "tic-tac-toe": (3, 9)}
+
+
+def _check(rec, game):
+    lo, hi = GAME_LENGTHS[game]
+    assert rec["games_per_s"] > 0 and rec["decisions_per_s"] > 0
+    assert lo <= rec["decisions_per_game"] <= hi
+    assert 0 <= rec["first_wins"] <= 1 and 0 <= rec["draws"] <= 1
+
+
+@pytest.mark.parametrize("game", ["connect-four", "tic-tac-toe"])
+def test_peers_reference_and_regola(peers, game):
+    results, skipped = peers
+    _check(results[(game, "reference")], game)
+    if (ROOT / "rules" / game).is_dir():
+        rec = results[(game, "regola")]
+        _check(rec, game)
+        assert rec["vs_regola"] == 1.0
+        assert results[(game, "reference")]["vs_regola"] > 0
+    else:
+        assert "does not exist" in skipped[(game, "regola")]["skipped"]
+
+
+@pytest.mark.parametrize("game", ["connect-four", "tic-tac-toe"])
+@pytest.mark.parametrize("peer,module", [("pettingzoo", "pettingzoo"), ("pettingzoo-raw", "pettingzoo"),
+                                         ("openspiel", "pyspiel")])
+def test_peers_installed_peer(peers, game, peer, module):
+    results, skipped = peers
+    if importlib.util.find_spec(module) is None:
+        assert "not installed" in skipped[(game, peer)]["skipped"]
+        pytest.skip(f"{module} is not installed")
+    _check(results[(game, peer)], game)
