@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from interpreter.codegen.tables import area_table
 from interpreter.loader import load_game
 from interpreter.snippets import SnippetCompiler
 
@@ -53,7 +54,7 @@ def test_random_playouts_keep_invariants(players):
     checks = _checks(game)
     board_slot = game.compiled.slots["board"]
     closed_slot = game.compiled.slots["closed"]
-    area_of = game.ns["AREA_board_district"]
+    area_of = game.ns[area_table("board", "district")]
     lengths = []
     for seed in range(GAMES_PER_COUNT):
         rng = random.Random(seed)

@@ -13,6 +13,7 @@ import re
 from .. import ast
 from .. import types as T
 from ..symbols import CheckedProgram
+from .tables import area_table, field_table
 
 
 class ExprGen:
@@ -33,8 +34,9 @@ class ExprGen:
         return self.p.types.get(id(e), T.ANY)
 
     def fresh(self, base="t") -> str:
+        """A new Python name: the number comes first, so that no base can imitate it."""
         self._tmp += 1
-        return f"_{base}{self._tmp}"
+        return f"_{base[0]}{self._tmp}_{base[1:]}"
 
     # ------------------------------------------------------------------
 
@@ -96,14 +98,14 @@ class ExprGen:
             opt = isinstance(ot, T.OptType)
             if e.name == "count":
                 return f"{'CNTO' if opt else 'CNT'}_{base.name}[{obj}]"
-            return f"{'AO' if opt else 'A'}_{base.name}_{e.name}[{obj}]"
+            return f"{field_table(base.name, e.name, none_safe=opt)}[{obj}]"
         if isinstance(base, T.CellType):
             g = base.grid
             if e.name == "row":
                 return f"({obj} // {g.cols})"
             if e.name == "col":
                 return f"({obj} % {g.cols})"
-            return f"AREA_{g.name}_{e.name}[{obj}]"
+            return f"{area_table(g.name, e.name)}[{obj}]"
         raise CodegenError(e, f"attribute {e.name} of {ot}")
 
     def g_index(self, e, env):
@@ -201,7 +203,7 @@ class ExprGen:
         parts = []
         for cl in e.clauses:
             it = self.iterable(cl.iter, env)
-            var = self.fresh("c_" + cl.var)
+            var = self.fresh("c" + cl.var)
             env[cl.var] = var
             parts.append(f"for {var} in {it}")
             if cl.cond is not None:
@@ -331,7 +333,7 @@ class ExprGen:
         if isinstance(t, T.GridType):
             return f"CELLS_{t.grid.name}"
         if isinstance(t, T.AreaType):
-            return f"ACELLS_{t.grid.name}_{t.name}[{self.gen(args[0], env)}]"
+            return f"{area_table(t.grid.name, t.name, cells=True)}[{self.gen(args[0], env)}]"
         return f"LCELLS_{t.name}[{self.gen(args[0], env)}]"
 
     def _grid_of(self, arg) -> T.GridInfo:

@@ -335,7 +335,7 @@ class ProgramCompiler:
         if machine:
             env[name] = f"L[{self.fresh_key(name)!r}]"
         else:
-            env[name] = f"l_{self.fresh(name)}"
+            env[name] = self.fresh("lt_" + name)      # never a parameter's l_<name>
         return env[name]
 
     def stmt_plain(self, s, env, out: Lines, ind, loops, machine=False):

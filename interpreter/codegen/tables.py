@@ -1,10 +1,12 @@
 """Static tables of a checked program, as globals of the generated code.
 
-Names: A_<Rec>_<field> (field value per kind, a list), AO_<Rec>_<field> (the same as a dict
-that also maps None to None, for none-safe access), CNT_<Rec> (copies per kind),
-NAME_<Rec>, VALS_<T> (all values of a type), COPIES_<Rec> (every copy), K_<const>,
-and per grid CELLS_, ADJ_, ROWC_, COLC_, AREA_<g>_<a>, ACELLS_<g>_<a>, LCELLS_<l>,
-BESIDE_<l>, DIST_<l>.
+Names: A<n>_<Rec>_<field> (field value per kind, a list; n is the length of the record's
+name, which keeps record `A` field `b_c` apart from record `A_b` field `c`), AO<n>_<Rec>_<field>
+(the same as a dict that also maps None to None, for none-safe access), CNT_<Rec> (copies per
+kind), NAME_<Rec>, VALS_<T> (all values of a type), COPIES_<Rec> (every copy), K_<const>,
+and per grid CELLS_, ADJ_, ROWC_, COLC_, AREA<n>_<g>_<a>, ACELLS<n>_<g>_<a>, LCELLS_<l>,
+BESIDE_<l>, DIST_<l>. Every name joins a fixed prefix and rules names so that no two
+different things share one (see tests/test_language_names.py).
 """
 
 from __future__ import annotations
@@ -12,15 +14,25 @@ from __future__ import annotations
 from .. import types as T
 
 
+def field_table(rec: str, field: str, none_safe: bool = False) -> str:
+    """The table of a record field's value per kind."""
+    return f"{'AO' if none_safe else 'A'}{len(rec)}_{rec}_{field}"
+
+
+def area_table(grid: str, area: str, cells: bool = False) -> str:
+    """The area of each cell of a grid (or, with cells, the cells of each area)."""
+    return f"{'ACELLS' if cells else 'AREA'}{len(grid)}_{grid}_{area}"
+
+
 def record_tables(rec: T.RecordType) -> dict:
     ns = {}
     n = len(rec.kinds)
     for f, vals in rec.data.items():
         vals = list(vals) + [None] * (n - len(vals))
-        ns[f"A_{rec.name}_{f}"] = vals
+        ns[field_table(rec.name, f)] = vals
         d = dict(enumerate(vals))
         d[None] = None
-        ns[f"AO_{rec.name}_{f}"] = d
+        ns[field_table(rec.name, f, none_safe=True)] = d
     copies = list(rec.copies) + [1] * (n - len(rec.copies))
     ns[f"CNT_{rec.name}"] = copies
     d = dict(enumerate(copies))
@@ -44,8 +56,8 @@ def grid_tables(g: T.GridInfo) -> dict:
     ns[f"ROWC_{g.name}"] = [[(x // C) * C + c for c in range(C)] for x in range(n)]
     ns[f"COLC_{g.name}"] = [[r * C + (x % C) for r in range(g.rows)] for x in range(n)]
     for a in g.areas.values():
-        ns[f"AREA_{g.name}_{a.name}"] = list(a.of_cell)
-        ns[f"ACELLS_{g.name}_{a.name}"] = [list(c) for c in a.cells]
+        ns[area_table(g.name, a.name)] = list(a.of_cell)
+        ns[area_table(g.name, a.name, cells=True)] = [list(c) for c in a.cells]
         ns[f"VALS_{a.name}"] = list(range(len(a.cells)))
     for lt in g.lines.values():
         ns[f"LCELLS_{lt.name}"] = [list(c) for c in lt.beside]
