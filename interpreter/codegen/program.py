@@ -24,6 +24,7 @@ from .. import ast
 from .. import types as T
 from ..symbols import ActionInfo, CheckedProgram
 from .expr import CodegenError, ExprGen
+from .blocks import simplify_blocks
 from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .lines import Lines, Module, hoist_slot_reads
@@ -266,11 +267,10 @@ class ProgramCompiler:
         for key, body, params, decl, costs, force in units:
             self._unit(key, body, params, decl, costs)
         for mach in self.machines:
+            simplify_blocks(mach.blocks)
             for b, lines in enumerate(mach.blocks):
                 m.add(f"def M{mach.uid}_{b}(S, F):")
                 m.add("    V = S.v; L = F[2]; me = F[3]")
-                if not lines.items:
-                    lines.add(1, f"return {RET}")
                 m.add_lines(lines)
         m.add("PROCS = [" + ", ".join("[" + ", ".join(f"M{mc.uid}_{b}" for b in range(len(mc.blocks))) + "]"
                                       for mc in self.machines) + "]")
