@@ -17,6 +17,7 @@ What is generated:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -270,7 +271,10 @@ class ProgramCompiler:
             simplify_blocks(mach.blocks)
             for b, lines in enumerate(mach.blocks):
                 m.add(f"def M{mach.uid}_{b}(S, F):")
-                m.add("    V = S.v; L = F[2]; me = F[3]")
+                used = " ".join(text for _, text, _ in lines.items)
+                prologue = [x for x, rx in _PROLOGUE if rx.search(used)]
+                if prologue:
+                    m.add("    " + "; ".join(prologue))
                 m.add_lines(lines)
         m.add("PROCS = [" + ", ".join("[" + ", ".join(f"M{mc.uid}_{b}" for b in range(len(mc.blocks))) + "]"
                                       for mc in self.machines) + "]")
@@ -1270,6 +1274,10 @@ class CompiledProgram:
     action_space: int
     roots: list[int]
 
+
+# what a block reads from the state and its frame, each only where the block uses it
+_PROLOGUE = [("V = S.v", re.compile(r"\bV\b")), ("L = F[2]", re.compile(r"\bL\b")),
+             ("me = F[3]", re.compile(r"\bme\b"))]
 
 # the estimated cost (see _cost) above which a test of one parameter is evaluated lazily
 _EXPENSIVE = 300

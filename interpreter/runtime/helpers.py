@@ -147,6 +147,39 @@ def _no_options(site):
 
 
 
+_HALL_GROUPS = 8
+
+
+def _hall(groups, values):
+    """Can every group be paid at once? (Hall's condition for supplies and demands: every set
+    of groups needs no more than the counters any of them may use hold together.) Checked over
+    all sets of groups, each built from a smaller one, so no search is needed."""
+    g = len(groups)
+    masks = []
+    for _, sources in groups:
+        m = 0
+        for c in sources:
+            m |= 1 << c
+        masks.append(m)
+    need = [0] * (1 << g)
+    srcs = [0] * (1 << g)
+    for mask in range(1, 1 << g):
+        low = mask & -mask
+        i = low.bit_length() - 1
+        rest = mask ^ low
+        need[mask] = need[rest] + groups[i][0]
+        srcs[mask] = srcs[rest] | masks[i]
+        cap = 0
+        m = srcs[mask]
+        while m:
+            b = m & -m
+            cap += values[b.bit_length() - 1]
+            m ^= b
+        if need[mask] > cap:
+            return False
+    return True
+
+
 def _payments(groups, values, check_only):
     """Ways to pay: groups is [(how many units, [counters that may pay for them])]; values the
     counters' current amounts. Returns the distinct spend vectors (tuples), or with check_only
@@ -163,6 +196,8 @@ def _payments(groups, values, check_only):
             need[sources[0]] += q
         if all(need[i] <= values[i] for i in range(n)):
             return True
+        if len(groups) <= _HALL_GROUPS:
+            return _hall(groups, values)
     found = set()
     left = list(values)
     spend = [0] * n

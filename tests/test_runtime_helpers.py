@@ -1,0 +1,27 @@
+"""Helpers of the generated code checked on their own."""
+
+from __future__ import annotations
+
+import random
+
+from interpreter.runtime.helpers import _hall, _payments
+
+
+def test_hall_condition_agrees_with_the_search_of_every_way_to_pay():
+    rng = random.Random(1)
+    for _ in range(5000):
+        n = rng.randint(1, 5)
+        values = [rng.randint(0, 4) for _ in range(n)]
+        groups = [(rng.randint(1, 4), rng.sample(range(n), rng.randint(1, n)))
+                  for _ in range(rng.randint(1, 4))]
+        ways = _payments(groups, values, False)
+        assert _hall(groups, values) == bool(ways), (groups, values)
+        assert _payments(groups, values, True) == bool(ways), (groups, values)
+
+
+def test_hall_condition_on_a_case_the_quick_answers_miss():
+    # 2 red from red or coins, 1 blue from coins only: 1 red, 2 coins is enough (red, coin,
+    # coin); 0 red, 2 coins is not
+    groups = [(2, [0, 1]), (1, [1])]
+    assert _hall(groups, [1, 2])
+    assert not _hall(groups, [0, 2])
