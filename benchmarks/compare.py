@@ -284,17 +284,19 @@ def _batch_size(ask_a, ask_b, seconds: float, per_game) -> int:
 
 
 def measure(row: Row, a: Worker, b: Worker, key: str, repeats: int, seconds: float, progress: Progress,
-            label: str):
+            label: str, clock: str = "wall"):
     op = "play" if row.kind == "playouts" else "clone"
 
     def ask(w, seed, n):
-        r = w.ask(op=op, key=key, seed=seed, games=n, timeout=max(120.0, 30 * seconds + 60))
+        r = w.ask(op=op, key=key, seed=seed, games=n, clock=clock, timeout=max(120.0, 30 * seconds + 60))
         if not r.get("ok"):
             raise CompareError(f"{row.game}: {w.co.role} failed while playing: {r.get('error')}")
+        if op == "play" and clock == "cpu":
+            r["wall"], r["elapsed"] = r["elapsed"], r["cpu"]
         return r
 
     def wall(r):
-        return (r["elapsed"] if op == "play" else r["wall"]) / r["games"]
+        return r["wall"] / r["games"] if "wall" in r else r["elapsed"] / r["games"]
 
     progress.show(f"{label}: sizing batches")
     row.batch = n = _batch_size(lambda k: ask(a, 0, k), lambda k: ask(b, 0, k), seconds, wall)
@@ -327,20 +329,30 @@ def _f(x: float, digits=1) -> str:
     return f"{x:,.{digits}f}"
 
 
+NAME_WIDTH = 40
+
+
 def print_table(base: Checkout, new: Checkout, rows: list[Row], args):
     print(f"BASE  {base.label}")
     print(f"NEW   {new.label}")
     print(f"{args.repeats} rounds per game, batches of about {args.seconds:g} s, run BASE, NEW, BASE, NEW ...; "
-          f"ratio: NEW speed / BASE speed (above 1: NEW is faster), median and range of the rounds")
+          f"{'CPU' if args.clock == 'cpu' else 'wall-clock'} time")
+    print("NEW/BASE: NEW's speed / BASE's speed (above 1: NEW is faster), median and range of the rounds' ratios")
     print()
-    w = max([len(r.game + " " + r.kind) for r in rows] + [30]) + 2
+    names = [r.game if r.kind == "playouts" else f"{r.game} clone+apply" for r in rows]
+    w = min(NAME_WIDTH, max([len(n) for n in names] + [24])) + 2
     head = (f"{'game':<{w}}{'BASE games/s':>13}{'NEW games/s':>13}{'BASE dec/s':>12}{'NEW dec/s':>12}"
             f"{'NEW/BASE':>10}  {'(min-max)':<13} same games")
     print(head)
     print("-" * len(head))
     warnings = []
-    for r in rows:
-        name = r.game if r.kind == "playouts" else f"{r.game} clone+apply"
+    for name, r in zip(names, rows):
+        if len(name) > w - 2:              # a long name on a line of its own, the figures below it
+            if r.kind == "playouts":
+                print(name)
+                name = ""
+            else:
+                name = "  clone+apply"
         if r.error and not r.rounds:
             print(f"{name:<{w}}error: {r.error.splitlines()[0]}")
             continue
@@ -358,9 +370,10 @@ def print_table(base: Checkout, new: Checkout, rows: list[Row], args):
             print(f"{'':<{w}}note: {note}")
         if not s["identical"]:
             bad = [x["seed"] for x in r.rounds if not x["same"]]
-            warnings.append(f"{name}: BASE and NEW played different games from the same seeds "
-                            f"(rounds starting at seed {', '.join(map(str, bad))}): the versions do not "
-                            f"behave alike, so the speed ratio compares different work")
+            warnings.append(f"{r.game}{'' if r.kind == 'playouts' else ' clone+apply'}: BASE and NEW played "
+                            f"different games from the same seeds (rounds starting at seed "
+                            f"{', '.join(map(str, bad))}): the versions do not behave alike, so the speed ratio "
+                            f"compares different work")
     for wmsg in warnings:
         print(f"warning: {wmsg}")
 
@@ -369,7 +382,7 @@ def to_json(base: Checkout, new: Checkout, rows: list[Row], args) -> dict:
     return {
         "base": {"spec": base.spec, "label": base.label, "root": str(base.root)},
         "new": {"spec": new.spec, "label": new.label, "root": str(new.root)},
-        "repeats": args.repeats, "seconds": args.seconds,
+        "repeats": args.repeats, "seconds": args.seconds, "clock": args.clock,
         "rows": [{"game": r.game, "kind": r.kind, "batch_games": r.batch, "notes": r.notes, "error": r.error,
                   **r.summary(), "rounds": r.rounds} for r in rows],
     }
@@ -387,6 +400,9 @@ def main(argv=None) -> int:
     ap.add_argument("--repeats", type=int, default=7, help="rounds per game (default 7)")
     ap.add_argument("--seconds", type=float, default=1.0, help="about how long one batch takes (default 1.0)")
     ap.add_argument("--no-clone", action="store_true", help="leave out the clone+apply rows")
+    ap.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                    help="time with the wall clock (default) or the worker's CPU time, steadier when other "
+                         "programs compete for the cores")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     a = ap.parse_args(argv)
@@ -437,7 +453,7 @@ def main(argv=None) -> int:
                 rows.append(row)
                 label = f"[{step}/{total}] {g.text}{'' if kind == 'playouts' else ' clone+apply'}"
                 try:
-                    measure(row, wa, wb, key, a.repeats, a.seconds, progress, label)
+                    measure(row, wa, wb, key, a.repeats, a.seconds, progress, label, a.clock)
                 except CompareError as e:
                     row.error = str(e)
                     if wa.proc.poll() is not None or wb.proc.poll() is not None:
