@@ -243,14 +243,14 @@ class ExprGen:
 
     def _inline(self, f, srcs):
         """The body of a small def written in place of its call (a Python call costs more
-        than most such bodies), or None. Only one-expression defs without loops, hooks that
-        no modifier changes, and only when no argument would be computed twice."""
+        than most such bodies), or None. Only one-expression defs without loops (a hook with
+        its modifiers as one expression), and only when no argument would be computed twice."""
         info = self._inlinable.get(f)
         if info is None:
             info = self._inlinable[f] = self._inline_info(f)
         if info is False or self._inline_depth >= _INLINE_DEPTH:
             return None
-        body, params, uses = info
+        params, uses, render = info
         env = {}
         for (name, _), src in zip(params, srcs):
             if uses[name] > 1 and not _SIMPLE.fullmatch(src):
@@ -258,26 +258,52 @@ class ExprGen:
             env[name] = src if _SIMPLE.fullmatch(src) else f"({src})"
         self._inline_depth += 1
         try:
-            return f"({self.gen(body, env)})"
+            return f"({render(env)})"
         finally:
             self._inline_depth -= 1
 
     def _inline_info(self, f):
         c = self.p.defs[f]
         d = c.decl
-        if d.expr is None or (d.hook and self.p.modifiers.get(f)):
+        if d.expr is None:
             return False
-        nodes = list(d.expr.walk())
-        if len(nodes) > _INLINE_NODES or any(isinstance(n, (ast.GeneratorCall, ast.ListComp)) for n in nodes):
+        pnames = [name for name, _ in c.params]
+        mods = self.p.modifiers.get(f, []) if d.hook else []
+        # each part with its own names for the parameters (a modifier names them itself)
+        parts = [(d.expr, {n: n for n in pnames})]
+        for m in mods:
+            binders = {b: n for b, n in zip(m.params or [], pnames)}
+            parts += [(x, binders) for x in (m.value, m.cond) if x is not None]
+        uses = {n: 0 for n in pnames}
+        size = 0
+        for expr, names in parts:
+            for n in expr.walk():
+                size += 1
+                if isinstance(n, (ast.GeneratorCall, ast.ListComp)):
+                    return False
+                if isinstance(n, ast.Name) and n.name in names:
+                    sym = self.p.refs.get(id(n))
+                    if sym is not None and sym.kind == "local":
+                        uses[names[n.name]] += 1
+        if size > _INLINE_NODES:
             return False
-        names = {name for name, _ in c.params}
-        uses = {name: 0 for name in names}
-        for n in nodes:
-            if isinstance(n, ast.Name) and n.name in names:
-                sym = self.p.refs.get(id(n))
-                if sym is not None and sym.kind == "local":
-                    uses[n.name] += 1
-        return d.expr, c.params, uses
+        sets = [m for m in mods if m.op == "="]
+        adjusts = [m for m in mods if m.op != "="]
+
+        def render(env):
+            v = self.gen(d.expr, env)
+            # as the hook's function: values set first, then adjustments, in declaration order
+            for m in sets + adjusts:
+                menv = {b: env[n] for b, n in zip(m.params or [], pnames)}
+                val = self.gen(m.value, menv)
+                if m.op == "=":
+                    v = f"({val} if {self.gen(m.cond, menv)} else {v})" if m.cond is not None else f"({val})"
+                else:
+                    op = m.op[0]
+                    part = f"({val} if {self.gen(m.cond, menv)} else 0)" if m.cond is not None else f"({val})"
+                    v = f"({v} {op} {part})"
+            return v
+        return c.params, uses, render
 
     def b_count(self, e, args, env):
         t = T.strip(self.t(args[0]))
