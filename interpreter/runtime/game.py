@@ -27,6 +27,9 @@ from .. import types as T
 from ..codegen.program import CompiledProgram, SiteInfo, VarSlot
 from . import state as st
 from .helpers import HELPERS, NoOptions, RulesRuntimeError, _EndGame
+from .observe import observe as _observe
+from .values import (_BAD, _copy, _default_for, _norm, _split_args, format_value,  # noqa: F401 (re-exported)
+                     parse_value, value_index)
 
 CHANCE = -1
 TERMINAL = -2
@@ -645,105 +648,7 @@ class Game:
 
     def observe(self, s, player: Optional[int]) -> dict:
         """Everything `player` may see or knows (player None: a spectator sees public things)."""
-        from .observe import observe
-        return observe(self, s, player)
-
-
-_BAD = object()
-
-
-def format_value(t, v) -> str:
-    if v is None:
-        return "none"
-    t = T.strip(t) if t is not None else T.ANY
-    if isinstance(t, T.EnumType):
-        return t.values[v]
-    if isinstance(t, T.RecordType):
-        return t.kinds[v]
-    if isinstance(t, T.PlayerType):
-        return f"player({v + 1})"
-    if isinstance(t, T.CellType):
-        r, c = divmod(v, t.grid.cols)
-        return f"({r},{c})"
-    if isinstance(t, (T.AreaType, T.LineType)):
-        return f"{t.name}({v})"
-    if t is T.BOOL:
-        return "true" if v else "false"
-    if isinstance(t, T.ListType):
-        return "[" + ", ".join(format_value(t.elem, x) for x in v) + "]"
-    return str(v)
-
-
-def parse_value(t, text: str):
-    text = text.strip()
-    t = T.strip(t)
-    try:
-        if isinstance(t, T.EnumType):
-            return t.values.index(text)
-        if isinstance(t, T.RecordType):
-            return t.kinds.index(text)
-        if isinstance(t, T.PlayerType):
-            if text.startswith("player(") and text.endswith(")"):
-                return int(text[7:-1]) - 1
-            return _BAD
-        if isinstance(t, T.CellType):
-            r, c = (int(x) for x in text.strip("()").split(","))
-            if 0 <= r < t.grid.rows and 0 <= c < t.grid.cols:
-                return r * t.grid.cols + c
-            return _BAD
-        if isinstance(t, (T.AreaType, T.LineType)):
-            return int(text[len(t.name) + 1:-1])
-        if t is T.BOOL:
-            return {"true": True, "false": False}[text]
-        return int(text)
-    except (ValueError, KeyError, IndexError):
-        return _BAD
-
-
-def value_index(t, v) -> int:
-    t = T.strip(t)
-    if isinstance(t, T.IntRange):
-        return v - t.low
-    if t is T.BOOL:
-        return int(bool(v))
-    return int(v)
-
-
-def _split_args(text: str) -> list[str]:
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur)
-    return out
-
-
-def _norm(text: str) -> str:
-    return "".join(str(text).split())
-
-
-def _copy(x):
-    return x[:] if isinstance(x, list) else x
-
-
-def _default_for(t):
-    if isinstance(t, T.OptType):
-        return None
-    if T.is_int(t):
-        return 0
-    if t is T.BOOL:
-        return False
-    if isinstance(t, T.ListType):
-        return []
-    return None
+        return _observe(self, s, player)
 
 
 sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from .. import types as T
 from . import state as st
+from .values import format_value
 
 
 def observe(game, s, player) -> dict:
@@ -39,7 +40,6 @@ def observe(game, s, player) -> dict:
 
 
 def _fmt(t, v):
-    from .game import format_value
     return format_value(t, v) if v is not None else None
 
 
