@@ -352,3 +352,32 @@ def test_a_parameter_named_like_an_internal_key_survives_a_draw(tmp_path):
     game.apply(s, "take(2)")
     game.step_chance(s)
     assert game.scores(s) == [2, 0]
+
+
+def test_counting_one_kind_in_a_pile(tmp_path):
+    # count(x for x in PILE where x == k) is compiled to one lookup; the other forms loop
+    from rules_helpers import load as load_game_text
+    game = load_game_text(tmp_path, """
+        game g:
+            players 2..2
+        record Gem:
+            worth: int
+        components Gem:
+            | name  | worth | count |
+            | ruby  | 3     | 4     |
+            | jade  | 1     | 2     |
+        global:
+            bag: pile of Gem
+            got: int
+        def rubies() -> int = count(x for x in bag where x == ruby)
+        def jades() -> int = count(x for x in bag where jade == x)
+        def of(k: Gem or none) -> int = count(x for x in bag where x == k)
+        setup:
+            fill bag with copies(Gem)
+            got = rubies() * 100 + jades() * 10 + of(none) + count(x for x in bag where x.worth == 1)
+        flow:
+            pass
+        score: got
+        """)
+    s = game.new_initial_state()
+    assert game.scores(s) == [422, 422]

@@ -214,7 +214,27 @@ class ExprGen:
         clauses, inner = self._clauses(e, env)
         return f"[{self.gen(e.elem, inner)} {clauses}]"
 
+    def kind_count(self, e, env):
+        """`count(x for x in PILE where x == k)` is PILE's count of kind k (one lookup), or
+        None when e is not of that shape."""
+        if e.func != "count" or len(e.clauses) != 1:
+            return None
+        cl = e.clauses[0]
+        zt = T.strip(self.t(cl.iter))
+        c = cl.cond
+        if not (isinstance(zt, T.ZoneType) and zt.counted and isinstance(c, ast.Compare) and c.op == "=="):
+            return None
+        for mine, other in ((c.left, c.right), (c.right, c.left)):
+            if isinstance(mine, ast.Name) and mine.name == cl.var and not isinstance(self.t(other), T.OptType) \
+                    and not any(isinstance(n, ast.Name) and n.name == cl.var or isinstance(n, _LOOPS)
+                                for n in other.walk()):
+                return f"{self.gen(cl.iter, env)}[{self.gen(other, env)}]"
+        return None
+
     def g_generator_call(self, e, env):
+        counted = self.kind_count(e, env)
+        if counted is not None:
+            return counted
         clauses, inner = self._clauses(e, env)
         elem = self.gen(e.elem, inner)
         # a list is faster to build than a generator to drain, except where any/all stop early
@@ -449,6 +469,7 @@ class ExprGen:
         return f"(({self.gen(args[0], env)} + 1) % NP)"
 
 
+_LOOPS = (ast.GeneratorCall, ast.ListComp)
 _CONSTANT = re.compile(r"-?\d+|True|False|None")
 # an argument source cheap enough to repeat where an inlined def uses its parameter twice
 _SIMPLE = re.compile(r"-?\d+|True|False|None|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\]")

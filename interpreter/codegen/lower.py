@@ -103,6 +103,8 @@ class Lowerer:
         if not needs_lowering(e):
             return
         k = type(e)
+        if k is ast.GeneratorCall and self.eg.kind_count(e, env) is not None:
+            return                              # one lookup: nothing to write out
         if k is ast.GeneratorCall or k is ast.ListComp:
             tmp = self._loop(e, env, out, ind)
         elif k is ast.BoolOp and needs_lowering(e.right):
