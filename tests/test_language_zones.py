@@ -356,8 +356,7 @@ def test_a_parameter_named_like_an_internal_key_survives_a_draw(tmp_path):
 
 def test_counting_one_kind_in_a_pile(tmp_path):
     # count(x for x in PILE where x == k) is compiled to one lookup; the other forms loop
-    from rules_helpers import load as load_game_text
-    game = load_game_text(tmp_path, """
+    game = load(tmp_path, """
         game g:
             players 2..2
         record Gem:
