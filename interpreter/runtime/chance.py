@@ -1,0 +1,116 @@
+"""Chance events: the possible outcomes of a draw or a roll, sampling one from the state's
+seeded generator, applying one, and the names of outcomes.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from itertools import accumulate
+
+from .. import types as T
+from . import state as st
+from .moves import IllegalMove
+from .values import format_value
+
+
+class Chance:
+    """Part of `Game` (game.py): uses its `prog`, `sites`, `_site_funcs`, `_site_keys`,
+    `is_chance` and `_run`."""
+
+    def chance_kind(self, s) -> str:
+        """'draw' (a component from a stack) or 'roll' (a value of a list)."""
+        return "roll" if self.sites[s.pending[0]].kind == "roll" else "draw"
+
+    def chance_outcomes(self, s) -> list[tuple[object, float]]:
+        dist = self._chance_dist(s)
+        total = sum(n for _, n in dist)
+        return [(v, n / total) for v, n in dist]
+
+    def _chance_dist(self, s):
+        """[(outcome, weight)]: the kinds left in a stack drawn from, or the values rolled."""
+        if not self.is_chance(s):
+            raise IllegalMove("chance", "this is not a chance event")
+        site = self.sites[s.pending[0]]
+        vals = self._site_funcs[site.index](s, s.stack[-1])
+        if site.kind == "roll":
+            tally: dict = {}
+            for v in vals:
+                tally[v] = tally.get(v, 0) + 1
+            return list(tally.items())
+        return [(k, n) for k, n in enumerate(vals) if n]
+
+    def _draw_counts(self, s):
+        """The counts of the stack drawn from at a draw, or None at a roll."""
+        site = s.pending[0]
+        if self._site_keys[site] != "@o":
+            return None
+        return self._site_funcs[site](s, s.stack[-1])
+
+    def sample_chance(self, s):
+        """Draw an outcome from the state's seeded generator (advancing it)."""
+        if s.pending is None or s.pending[1] != -1:
+            raise IllegalMove("chance", "this is not a chance event")
+        counts = self._draw_counts(s)
+        if counts is not None:
+            s.rng, x = st.rng_next(s.rng)
+            # the first kind whose running total passes x mod the total (as if walking the
+            # copies kind by kind); kinds with no copy left are never chosen
+            cum = list(accumulate(counts))
+            return bisect_right(cum, x % cum[-1])
+        dist = self._chance_dist(s)
+        total = sum(n for _, n in dist)
+        s.rng, x = st.rng_next(s.rng)
+        r = x % total
+        for v, n in dist:
+            if r < n:
+                return v
+            r -= n
+        raise AssertionError("unreachable")
+
+    def apply_chance(self, s, outcome) -> None:
+        if s.pending is None or s.pending[1] != -1:
+            raise IllegalMove(str(outcome), "this is not a chance event")
+        if isinstance(outcome, str):
+            outcome = self.parse_outcome(s, outcome)
+        counts = self._draw_counts(s)
+        if counts is not None:
+            if not (type(outcome) is int and 0 <= outcome < len(counts) and counts[outcome] > 0):
+                raise IllegalMove(str(outcome), "this outcome is not possible now")
+            key = "@o"
+        else:
+            if outcome not in [v for v, _ in self._chance_dist(s)]:
+                raise IllegalMove(str(outcome), "this outcome is not possible now")
+            key = self._site_keys[s.pending[0]]
+        s.stack[-1][2][key] = outcome
+        s.pending = None
+        s.cache = None
+        self._run(s)
+
+    def step_chance(self, s) -> int:
+        """Resolve a chance event from the seed; returns the outcome."""
+        o = self.sample_chance(s)
+        s.stack[-1][2][self._site_keys[s.pending[0]]] = o
+        s.pending = None
+        s.cache = None
+        self._run(s)
+        return o
+
+    def outcome_str(self, s, outcome) -> str:
+        site = self.sites[s.pending[0]]
+        if site.kind == "roll":
+            return format_value(site.value_type, outcome)
+        rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
+        return rec.kinds[outcome]
+
+    def parse_outcome(self, s, text: str):
+        site = self.sites[s.pending[0]]
+        from ..suggest import did_you_mean
+        if site.kind == "roll":
+            names = {self.outcome_str(s, v): v for v, _ in self._chance_dist(s)}
+            if text.strip() in names:
+                return names[text.strip()]
+            raise IllegalMove(text, f"not a possible outcome ({', '.join(names)})")
+        rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
+        if text in rec.kinds:
+            return rec.kinds.index(text)
+        raise IllegalMove(text, f"not a {rec.name}{did_you_mean(text, rec.kinds)}")

@@ -1,0 +1,102 @@
+"""Running the rules between two decisions: the loop over the frames of the stack until the
+next decision or the end of the game, the final scores, and where in the rules a runtime
+error happened.
+"""
+
+from __future__ import annotations
+
+from . import state as st
+from .helpers import NoOptions, RulesRuntimeError, _EndGame
+
+RET, SUSPEND, CALL = -1, -2, -3
+
+
+class Runner:
+    """Part of `Game` (game.py): uses its `compiled`, `sites`, `_procs`, `_score` and the
+    generated module's file name and line spans (`_filename`, `_spans`)."""
+
+    STEP_BUDGET = 2_000_000          # blocks run between two decisions before we call it a loop
+
+    def _run(self, s: st.State):
+        stack = s.stack
+        procs = self._procs
+        budget = self.STEP_BUDGET
+        while True:
+            budget -= 1
+            if budget < 0:
+                raise RulesRuntimeError(f"the rules ran {self.STEP_BUDGET:,} steps without reaching a decision: "
+                                        f"an endless loop? (in {self._unit_name(stack[-1][0]) if stack else 'the flow'})")
+            if not stack:
+                if s.phase == st.PLAYING:
+                    s.phase = st.ENDING
+                    pid = self.compiled.unit_pid.get("on_end")
+                    if pid is not None:
+                        stack.append([pid, 0, {}, None])
+                        continue
+                s.phase = st.OVER
+                s.pending = None
+                s.cache = None
+                s.result = self._all_scores(s)
+                return
+            F = stack[-1]
+            blocks = procs[F[0]]
+            try:
+                r = blocks[F[1]](s, F)
+                while r >= 0:
+                    F[1] = r
+                    budget -= 1
+                    if budget < 0:
+                        break
+                    r = blocks[r](s, F)
+            except _EndGame:
+                if s.phase != st.PLAYING:
+                    raise RulesRuntimeError("'end game' while the game is already ending") from None
+                stack.clear()
+                continue
+            except NoOptions as e:
+                site = self.sites[e.site]
+                raise RulesRuntimeError(f"{site.node.span}: no legal option at this decision, "
+                                        f"and the rules do not say what happens then") from None
+            except RulesRuntimeError as e:
+                raise self._located(e) from None
+            except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as e:
+                raise self._located(e) from None
+            if r == RET:
+                stack.pop()
+            elif r == SUSPEND:
+                return
+
+    def _all_scores(self, s):
+        try:
+            return [self._score(s, p) for p in range(s.nplayers)]
+        except RulesRuntimeError as e:
+            raise self._located(e) from None
+        except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as e:
+            raise self._located(e) from None
+
+    def _unit_name(self, pid: int) -> str:
+        for key, uid in self.compiled.unit_pid.items():
+            if uid == pid:
+                return key
+        return "?"
+
+    def _located(self, exc: Exception) -> RulesRuntimeError:
+        span = None
+        tb = exc.__traceback__
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self._filename:
+                line = tb.tb_lineno
+                if 0 < line <= len(self._spans) and self._spans[line - 1] is not None:
+                    span = self._spans[line - 1]
+            tb = tb.tb_next
+        msg = str(exc)
+        if isinstance(exc, TypeError) and "NoneType" in msg:
+            msg = "a value is none here (an empty slot or cell, or no player)"
+        elif isinstance(exc, ZeroDivisionError):
+            msg = "division by zero"
+        elif isinstance(exc, ValueError) and ("empty" in msg or "arg is an empty" in msg):
+            msg = "min or max of nothing"
+        elif not isinstance(exc, RulesRuntimeError):
+            msg = f"{type(exc).__name__}: {msg}"
+        where = f"{span}: " if span is not None else ""
+        return RulesRuntimeError(f"{where}{msg}")

@@ -1,0 +1,133 @@
+"""Copies and saves of a state: the initial variables, the copy function specialised to the
+state layout (`clone`), and `dump`/`load` to and from JSON-ready data.
+"""
+
+from __future__ import annotations
+
+from ..codegen.program import VarSlot
+from . import state as st
+from .values import _copy, _default_for
+
+
+class StateError(Exception):
+    """A saved state or log that cannot be loaded, and why."""
+
+
+class Saves:
+    """Part of `Game` (game.py): uses its identity (`name`, `modules`, `num_players`,
+    `fingerprint`), `vars`, `sites`, `_procs`, `_clone_v` and `_all_scores`."""
+
+    def _initial_vars(self) -> list:
+        n = self.num_players
+        out = []
+        for vs in self.vars:
+            one = self._initial_one(vs)
+            if vs.per_player:
+                out.append([_copy(one) for _ in range(n)])
+            else:
+                out.append(one)
+        return out
+
+    def _initial_one(self, vs: VarSlot):
+        t = vs.type
+        if vs.kind in ("grid", "cell_attr"):
+            return [None] * vs.size
+        if vs.kind == "known":
+            return [0] * vs.size
+        if vs.kind == "zone" and vs.keys:
+            t = vs.zone
+            empty = [0] * vs.size if t.counted else ([None] * vs.size if t.slotted else [])
+            return [list(empty) for _ in range(vs.keys)]
+        if vs.kind == "zone":
+            if t.counted:
+                return [0] * vs.size
+            if t.slotted:
+                return [None] * vs.size
+            return []
+        if vs.kind == "map":
+            if vs.init is not None:            # the checker gives the whole map
+                return [_copy(x) for x in vs.init]
+            return [_copy(_default_for(t.value)) for _ in range(vs.size)]
+        return vs.init
+
+    def _make_clone(self):
+        """A specialised copy function for this layout (no deepcopy on the hot path)."""
+        parts = []
+        for i, vs in enumerate(self.vars):
+            depth = 0
+            if vs.kind in ("grid", "cell_attr", "zone", "map", "known"):
+                depth = 1
+            if vs.keys:
+                depth += 1
+            if vs.per_player:
+                depth += 1
+            if depth == 0:
+                parts.append(f"v[{i}]")
+            elif depth == 1:
+                parts.append(f"v[{i}][:]")
+            elif depth == 2:
+                parts.append(f"[x[:] for x in v[{i}]]")
+            else:
+                parts.append(f"[[y[:] for y in x] for x in v[{i}]]")
+        src = "def clone_v(v):\n    return [" + ", ".join(parts) + "]\n"
+        ns: dict = {}
+        exec(src, ns)
+        return ns["clone_v"]
+
+    def clone(self, s):
+        c = st.State()
+        c.v = self._clone_v(s.v)
+        c.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in s.stack]
+        c.pending = list(s.pending) if s.pending is not None else None
+        c.cache = s.cache
+        c.rng = s.rng
+        c.phase = s.phase
+        c.result = s.result
+        c.nplayers = s.nplayers
+        return c
+
+    def dump(self, s) -> dict:
+        c = self.clone(s)          # the dump owns its data: changing one never changes the other
+        return {"format": "regola-state/1", "game": self.name, "modules": self.modules,
+                "players": s.nplayers, "fingerprint": self.fingerprint, "v": c.v,
+                "stack": c.stack, "pending": c.pending, "rng": s.rng, "phase": s.phase}
+
+    def load(self, data: dict):
+        def bad(why):
+            raise StateError(f"cannot load this state: {why}")
+        if not isinstance(data, dict) or data.get("format") != "regola-state/1":
+            bad("it is not a Regola saved state (format regola-state/1)")
+        if data.get("game") != self.name:
+            bad(f"it is a state of '{data.get('game')}', not '{self.name}'")
+        if data.get("players") != self.num_players:
+            bad(f"it has {data.get('players')} players; this game was loaded for {self.num_players}")
+        if list(data.get("modules", [])) != self.modules:
+            bad(f"it was saved with modules {data.get('modules')}; these are {self.modules}")
+        if data.get("fingerprint") != self.fingerprint:
+            bad("the rules changed since it was saved (fingerprint differs)")
+        v = data.get("v")
+        if not isinstance(v, list) or len(v) != len(self.vars):
+            bad("its variables do not match the rules' layout")
+        stack = data.get("stack")
+        if not isinstance(stack, list) or not all(
+                isinstance(f, list) and len(f) == 4 and isinstance(f[0], int) and 0 <= f[0] < len(self._procs)
+                and isinstance(f[1], int) and 0 <= f[1] < len(self._procs[f[0]]) and isinstance(f[2], dict)
+                for f in stack):
+            bad("its stack of pending rules is malformed")
+        pending = data.get("pending")
+        if pending is not None and not (isinstance(pending, list) and len(pending) == 2
+                                        and isinstance(pending[0], int) and 0 <= pending[0] < len(self.sites)):
+            bad("its pending decision is malformed")
+        s = st.State()
+        try:
+            s.v = self._clone_v(v)
+        except (TypeError, IndexError):
+            bad("its variables do not match the rules' layout")
+        s.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in stack]
+        s.pending = list(pending) if pending is not None else None
+        s.rng = int(data.get("rng", 0))
+        s.phase = int(data.get("phase", 0))
+        s.nplayers = self.num_players
+        if s.phase == st.OVER:
+            s.result = self._all_scores(s)
+        return s
