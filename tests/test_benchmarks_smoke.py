@@ -121,3 +121,25 @@ def test_peers_installed_peer(peers, game, peer, module):
         assert "not installed" in skipped[(game, peer)]["skipped"]
         pytest.skip(f"{module} is not installed")
     _check(results[(game, peer)], game)
+
+
+STATE_SIZE = ROOT / "benchmarks" / "state_size.py"
+
+
+def test_state_size_lungarno_json_and_table():
+    r = run(STATE_SIZE, "lungarno", "--games", "2", "--clone-seconds", "0.002", "--json", timeout=60)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["games"] == 2 and out["points"] == ["start", "middle", "end"]
+    assert "each object once" in out["memory_counts"]
+    rows = out["rows"]
+    assert [(x["game"], x["players"]) for x in rows] == [("lungarno", n) for n in (2, 3, 4, 5)]
+    for x in rows:
+        assert x["decisions"] > 10
+        for p in out["points"]:
+            assert 100 < x[p]["json"] < x[p]["memory"] < 10**6     # a list of ints takes more in memory
+            assert x[p]["clone_us"] > 0
+    r = run(STATE_SIZE, "lungarno:2", "--games", "1", "--clone-seconds", "0.002", timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert "memory bytes start/middle/end" in r.stdout
+    assert any(line.startswith("lungarno 2p") for line in r.stdout.splitlines())
