@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import random
 
-from interpreter.runtime.helpers import _hall, _payments
+import pytest
+
+from interpreter.loader import load_game
+from interpreter.runtime.helpers import RulesRuntimeError, _hall, _payments
+from rules_helpers import write
 
 
 def test_hall_condition_agrees_with_the_search_of_every_way_to_pay():
@@ -25,3 +29,24 @@ def test_hall_condition_on_a_case_the_quick_answers_miss():
     groups = [(2, [0, 1]), (1, [1])]
     assert _hall(groups, [1, 2])
     assert not _hall(groups, [0, 2])
+
+
+def test_rules_that_never_reach_a_decision_are_stopped(tmp_path):
+    d = write(tmp_path, """
+        game g:
+            players 2..2
+        global:
+            n: int
+        action poke(x in [1, 2]):
+            n += x
+        flow:
+            loop:
+                n += 1
+                if n < 0:
+                    act player(1): poke
+        score: n
+        """)
+    game = load_game(str(d), players=2)
+    game.STEP_BUDGET = 5000
+    with pytest.raises(RulesRuntimeError, match="without reaching a decision"):
+        game.new_initial_state()

@@ -11,6 +11,10 @@ from .helpers import NoOptions, RulesRuntimeError, _EndGame
 RET, SUSPEND, CALL = -1, -2, -3
 
 
+class _Endless(Exception):
+    """The step budget ran out (turned into a RulesRuntimeError by the runner)."""
+
+
 class Runner:
     """Part of `Game` (game.py): uses its `compiled`, `sites`, `_procs`, `_score` and the
     generated module's file name and line spans (`_filename`, `_spans`)."""
@@ -18,53 +22,60 @@ class Runner:
     STEP_BUDGET = 2_000_000          # blocks run between two decisions before we call it a loop
 
     def _run(self, s: st.State):
+        """Run blocks until a decision is pending or the game is over. Every block entered
+        and every frame change counts against STEP_BUDGET (an endless loop is an error)."""
         stack = s.stack
         procs = self._procs
         budget = self.STEP_BUDGET
         while True:
-            budget -= 1
-            if budget < 0:
-                raise RulesRuntimeError(f"the rules ran {self.STEP_BUDGET:,} steps without reaching a decision: "
-                                        f"an endless loop? (in {self._unit_name(stack[-1][0]) if stack else 'the flow'})")
-            if not stack:
-                if s.phase == st.PLAYING:
-                    s.phase = st.ENDING
-                    pid = self.compiled.unit_pid.get("on_end")
-                    if pid is not None:
-                        stack.append([pid, 0, {}, None])
-                        continue
-                s.phase = st.OVER
-                s.pending = None
-                s.cache = None
-                s.result = self._all_scores(s)
-                return
-            F = stack[-1]
-            blocks = procs[F[0]]
             try:
-                r = blocks[F[1]](s, F)
-                while r >= 0:
-                    F[1] = r
-                    budget -= 1
+                while stack:
+                    F = stack[-1]
+                    blocks = procs[F[0]]
+                    r = blocks[F[1]](s, F)
+                    while r >= 0:
+                        budget -= 1
+                        if budget < 0:
+                            F[1] = r
+                            self._endless(stack)
+                        r = blocks[r](s, F)
+                    if r == RET:
+                        stack.pop()
+                    elif r == SUSPEND:
+                        return
+                    budget -= 1              # a call: the callee's frame is on top
                     if budget < 0:
-                        break
-                    r = blocks[r](s, F)
+                        self._endless(stack)
             except _EndGame:
                 if s.phase != st.PLAYING:
                     raise RulesRuntimeError("'end game' while the game is already ending") from None
                 stack.clear()
-                continue
             except NoOptions as e:
                 site = self.sites[e.site]
                 raise RulesRuntimeError(f"{site.node.span}: no legal option at this decision, "
                                         f"and the rules do not say what happens then") from None
+            except _Endless as e:
+                raise RulesRuntimeError(str(e)) from None
             except RulesRuntimeError as e:
                 raise self._located(e) from None
             except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as e:
                 raise self._located(e) from None
-            if r == RET:
-                stack.pop()
-            elif r == SUSPEND:
-                return
+            # the stack is empty: the game ends (its `on game end` rules run first)
+            if s.phase == st.PLAYING:
+                s.phase = st.ENDING
+                pid = self.compiled.unit_pid.get("on_end")
+                if pid is not None:
+                    stack.append([pid, 0, {}, None])
+                    continue
+            s.phase = st.OVER
+            s.pending = None
+            s.cache = None
+            s.result = self._all_scores(s)
+            return
+
+    def _endless(self, stack):
+        raise _Endless(f"the rules ran {self.STEP_BUDGET:,} steps without reaching a decision: "
+                       f"an endless loop? (in {self._unit_name(stack[-1][0]) if stack else 'the flow'})")
 
     def _all_scores(self, s):
         try:
