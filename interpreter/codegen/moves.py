@@ -1,0 +1,242 @@
+"""Decision sites and legal moves: what a site and an action are to the runtime, one generator
+per action and site listing its legal moves (tests hoisted to the outermost loop where their
+inputs are known), and per action a check naming the first condition a move fails."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .. import ast
+from .. import types as T
+from ..symbols import ActionInfo
+from .lines import Lines
+from .names import _text
+
+
+@dataclass
+class SiteInfo:
+    index: int
+    kind: str                   # act | choose | chance
+    node: ast.Node
+    cite: str = ""
+    prompt: str = ""
+    var_key: str = ""           # choose: where the chosen value is stored
+    value_type: Optional[T.Type] = None
+    actions: list[str] = field(default_factory=list)
+    optional: bool = False
+    id_offset: int = 0          # choose sites: first action id of their values
+    payment: str = ""           # pay sites: the payment, its counters' labels and id radixes
+    labels: list = field(default_factory=list)
+    radixes: list = field(default_factory=list)
+
+
+@dataclass
+class ActionMeta:
+    index: int
+    name: str
+    info: ActionInfo
+    param_types: list[T.Type]
+    id_offset: int = 0
+    checks: list[tuple[str, object, str]] = field(default_factory=list)   # (message, span, cite)
+
+
+# the estimated cost (see _cost) above which a test of one parameter is evaluated lazily
+_EXPENSIVE = 300
+
+
+class MoveCompiler:
+    """Legal-move generators and checks. Uses ProgramCompiler's `p`, `eg`, `lowerer`, `vars`,
+    `slots`, `actions` (ActionMeta), `mod` (the generated module) and `_site_funcs`."""
+
+    def _generator(self, gname, meta: ActionMeta, extra_amounts: dict, exists: bool = False):
+        """One action's legal moves at one site: nested loops, tests hoisted. With `exists`,
+        a function (S, V, me) -> bool that stops at the first legal move, testing in place
+        rather than filtering whole domains up front."""
+        a = meta.info
+        eg = self.eg
+        pnames = [prm.name for prm in a.params]
+        env = {}
+        lines = Lines()
+        extra_args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
+        if exists:
+            lines.add(0, f"def {gname}(S, V, me):", a.decl.span)
+        else:
+            lines.add(0, f"def {gname}(S, V, me, out{extra_args}):", a.decl.span)
+        stop = "return False" if exists else "return"
+
+        def level(expr) -> int:
+            """How many parameters must be bound before expr can be evaluated."""
+            lv = 0
+            for n in expr.walk():
+                if isinstance(n, ast.Name):
+                    sym = self.p.refs.get(id(n))
+                    if sym is not None and sym.kind == "local" and isinstance(sym.node, ast.ActionParam) \
+                            and n.name in pnames:
+                        lv = max(lv, pnames.index(n.name) + 1)
+            return lv
+
+        def only(expr, i) -> bool:
+            """Does expr depend on parameter i alone (so it can filter i's domain up front)?"""
+            for n in expr.walk():
+                if isinstance(n, ast.Name):
+                    sym = self.p.refs.get(id(n))
+                    if sym is not None and sym.kind == "local" and isinstance(sym.node, ast.ActionParam) \
+                            and n.name in pnames and pnames.index(n.name) != i:
+                        return False
+            return True
+
+        tests: list[tuple[int, str, object, bool]] = []   # (level, python test, span, folds into domain)
+        for i, prm in enumerate(a.params):
+            if prm.cond is not None:
+                tests.append((i + 1, prm.cond, prm.cond.span, True))
+        for r in a.requires:
+            tests.append((level(r.cond), r.cond, r.span, True))
+        # cost checks: one per counter, including the site's extra costs
+        costs: dict[str, list] = {}
+        for item in a.costs:
+            costs.setdefault(item.counter, []).append(item.amount)
+        for counter in set(costs) | set(extra_amounts):
+            amounts = costs.get(counter, [])
+            lv = max([level(x) for x in amounts] or [0])
+            tests.append((lv, ("cost", counter, amounts, extra_amounts.get(counter, [])), a.decl.span, False))
+
+        def test_src(test, env_) -> str:
+            if isinstance(test, tuple):
+                _, counter, amounts, extras = test
+                parts = [f"({eg.gen(x, env_)})" for x in amounts] + list(extras)
+                vs = self.vars[self.slots["." + counter]]
+                low = vs.low if vs.low is not None else None
+                need = " + ".join(parts) or "0"
+                if low is None:
+                    return "True"
+                return f"V[{vs.slot}][me] - ({need}) >= {low}"
+            return eg.gen(test, env_)
+
+        # cheap tests first: they are pure, so their order changes only the time taken
+        tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]))
+        # an expensive test of one parameter waits until the cheap tests of the inner parameters
+        # have passed, and is remembered for each value of its parameter
+        lazy: dict[int, int] = {}                  # test index -> the parameter it depends on
+        inner = len(a.params)
+        for ti, (lv, test, span, can_fold) in enumerate(tests):
+            if not isinstance(test, tuple) and can_fold and 1 <= lv <= inner and inner > 1 and only(test, lv - 1) \
+                    and self._cost(test) >= _EXPENSIVE:
+                lazy[ti] = lv - 1
+                tests[ti] = (inner, test, span, False)
+        for ti in lazy:
+            lines.add(1, f"_seen{ti} = {{}}")
+
+        low = self.lowerer
+
+        def emit_test(test, env_, ind_, fail):
+            if isinstance(test, tuple):
+                lines.add(ind_, f"if not ({test_src(test, env_)}): {fail}", a.decl.span)
+            else:
+                low.test(test, env_, lines, ind_, fail)
+
+        # tests of no parameter first (the cheap ones first: see above)
+        for lv, test, span, _ in tests:
+            if lv == 0:
+                emit_test(test, env, 1, stop)
+        # domains whose expression needs no other parameter are filtered once, up front
+        hoisted: dict[int, str] = {}
+        folded: set[int] = set()
+        for i, prm in enumerate(a.params):
+            if level(prm.domain) == 0 and not exists:
+                var = f"l_{prm.name}"
+                conds = []
+                for ti, (lv, test, span, can_fold) in enumerate(tests):
+                    if lv == i + 1 and can_fold and only(test, i):
+                        conds.append(test)
+                        folded.add(ti)
+                name = f"_dom{i}"
+                dom = low.distinct(prm.domain, {}, lines, 1)
+                if conds:
+                    lines.add(1, f"{name} = []", prm.domain.span)
+                    lines.add(1, f"for {var} in {dom}:", prm.domain.span)
+                    for test in conds:
+                        emit_test(test, {prm.name: var}, 2, "continue")
+                    lines.add(2, f"{name}.append({var})", prm.domain.span)
+                else:
+                    lines.add(1, f"{name} = {dom}", prm.domain.span)
+                lines.add(1, f"if not {name}: {stop}", prm.domain.span)
+                hoisted[i] = name
+        ind = 1
+        for i, prm in enumerate(a.params):
+            var = f"l_{prm.name}"
+            dom = hoisted.get(i) or low.distinct(prm.domain, env, lines, ind)
+            lines.add(ind, f"for {var} in {dom}:", prm.domain.span)
+            env[prm.name] = var
+            ind += 1
+            for ti, (lv, test, span, _) in enumerate(tests):
+                if lv == i + 1 and ti not in folded:
+                    if ti in lazy:
+                        key = f"l_{pnames[lazy[ti]]}"
+                        lines.add(ind, f"_r = _seen{ti}.get({key})", span)
+                        lines.add(ind, "if _r is None:", span)
+                        src = low.expr(test, env, lines, ind + 1)
+                        lines.add(ind + 1, f"_r = _seen{ti}[{key}] = bool({src})", span)
+                        lines.add(ind, "if not _r: continue", span)
+                    else:
+                        emit_test(test, env, ind, "continue")
+        tup = ", ".join([str(meta.index)] + [f"l_{n}" for n in pnames])
+        if exists:
+            lines.add(ind, "return True")
+            lines.add(1, "return False")
+        else:
+            lines.add(ind, f"out.append(({tup},))" if not pnames else f"out.append(({tup}))")
+        self._site_funcs.append(lines)
+
+    def _cost(self, expr, seen=None) -> int:
+        """A rough estimate of the work of evaluating expr: its nodes, the bodies of the
+        functions it calls, and more for loops."""
+        seen = set() if seen is None else seen
+        total = 0
+        for n in expr.walk():
+            total += 1
+            if isinstance(n, (ast.GeneratorCall, ast.ListComp)):
+                total += 20
+            elif isinstance(n, ast.Call) and n.func in self.p.defs and n.func not in seen:
+                seen.add(n.func)
+                d = self.p.defs[n.func].decl
+                body = [d.expr] if d.expr is not None else [x for st in d.body for x in st.walk()
+                                                            if isinstance(x, ast.Expr)]
+                total += sum(self._cost(b, seen) for b in body if b is not None)
+        return total
+
+    def _checks(self):
+        """Per action, a function naming the first condition a given move fails."""
+        for meta in self.actions:
+            a = meta.info
+            env = {prm.name: f"l_{prm.name}" for prm in a.params}
+            lines = Lines()
+            args = "".join(f", l_{prm.name}" for prm in a.params)
+            lines.add(0, f"def CHECK_{meta.index}(S, me{args}):", a.decl.span)
+            lines.add(1, "V = S.v")
+            n = 0
+            scope_env: dict = {}
+            for prm in a.params:
+                dom = self.eg.distinct(prm.domain, scope_env)
+                lines.add(1, f"if l_{prm.name} not in {dom}: return {n}", prm.domain.span)
+                meta.checks.append((f"{{{prm.name}}} is not among {_text(prm.domain)}", prm.domain.span, a.cite))
+                n += 1
+                scope_env[prm.name] = f"l_{prm.name}"
+                if prm.cond is not None:
+                    self.lowerer.test(prm.cond, scope_env, lines, 1, f"return {n}")
+                    meta.checks.append((f"{prm.name} must satisfy: {_text(prm.cond)}", prm.cond.span, a.cite))
+                    n += 1
+            for r in a.requires:
+                self.lowerer.test(r.cond, env, lines, 1, f"return {n}")
+                meta.checks.append((r.message or f"requires {_text(r.cond)}", r.span, a.cite))
+                n += 1
+            for item in a.costs:
+                vs = self.vars[self.slots["." + item.counter]]
+                if vs.low is not None:
+                    amt = self.eg.gen(item.amount, env)
+                    lines.add(1, f"if V[{vs.slot}][me] - ({amt}) < {vs.low}: return {n}", item.span)
+                    meta.checks.append((f"you cannot pay {_text(item.amount)} {item.counter}", item.span, a.cite))
+                    n += 1
+            lines.add(1, "return -1")
+            self.mod.add_lines(lines)
+        self.mod.add("CHECKS = [" + ", ".join(f"CHECK_{m.index}" for m in self.actions) + "]")

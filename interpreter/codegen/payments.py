@@ -1,0 +1,75 @@
+"""Payments: per declared payment, PAY_<name> (the ways a player can pay a cost from their
+counters) and SPEND_<name>, and the labels of its counters for the pay sites."""
+
+from __future__ import annotations
+
+from .. import types as T
+from .lines import Lines
+
+
+class PaymentCompiler:
+    """Payment functions. Uses ProgramCompiler's `eg` and `mod`."""
+
+    def _counter_index(self, pi, vi, key_src):
+        """Python source of the index of a payer's counter in pi.counters."""
+        if key_src is None:
+            return str(pi.counters.index((vi, None)))
+        first = pi.counters.index((vi, 0))
+        return f"({first} + {key_src})"
+
+    def _payment_functions(self, pi):
+        """PAY_<name>(V, me, cost, check_only): the ways to pay a cost (or whether one exists);
+        SPEND_<name>(V, me, spend): take a chosen way from the counters."""
+        eg = self.eg
+        lines = Lines()
+        lines.add(0, f"def PAY_{pi.name}(V, me, cost, check_only):", pi.decl.span)
+        vals = []
+        for vi, k in pi.counters:
+            vals.append(f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else ""))
+        lines.add(1, f"values = [{', '.join(vals)}]")
+        lines.add(1, "groups = []")
+        lines.add(1, "for l_u, q in _tally(cost):")
+        lines.add(2, "src = []")
+        for r in pi.rules:
+            env = {r.binder: "l_u"}
+            base = r.rule.source.obj if r.keyed else r.rule.source
+            key = eg.gen(r.rule.source.index, env) if r.keyed else None
+            idx = self._counter_index(pi, r.var, key)
+            conds = [eg.gen(c, env) for c in (r.rule.cond, r.rule.when) if c is not None]
+            test = " and ".join(conds) if conds else "True"
+            lines.add(2, f"if {test}:", r.rule.span)
+            lines.add(3, f"_i = {idx}")
+            lines.add(3, "if _i not in src: src.append(_i)")
+            del base
+        lines.add(2, "groups.append((q, src))")
+        lines.add(1, "return _payments(groups, values, check_only)")
+        lines.add(0, f"def SPEND_{pi.name}(V, me, spend):", pi.decl.span)
+        for j, (vi, k) in enumerate(pi.counters):
+            cell = f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else "")
+            lines.add(1, f"{cell} -= spend[{j}]")
+        lines.add(1, "return None")
+        self.mod.add_lines(lines)
+
+    def _pay_labels(self, pi):
+        labels = []
+        for vi, k in pi.counters:
+            if k is None:
+                labels.append(vi.name)
+            else:
+                kt = vi.type.key
+                labels.append(_key_name(kt, k))
+        if len(set(labels)) != len(labels):         # two maps with the same keys: qualify
+            labels = [vi.name if k is None else f"{vi.name}[{_key_name(vi.type.key, k)}]"
+                      for vi, k in pi.counters]
+        return labels
+
+
+def _key_name(t, k) -> str:
+    t = T.strip(t)
+    if isinstance(t, T.EnumType):
+        return t.values[k]
+    if isinstance(t, T.RecordType):
+        return t.kinds[k]
+    if isinstance(t, T.PlayerType):
+        return f"player{k + 1}"
+    return str(k)
