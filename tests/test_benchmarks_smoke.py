@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -21,9 +21,9 @@ PEERS = ROOT / "benchmarks" / "peers.py"
 FAST = ["--repeats", "2", "--seconds", "0.02", "--json", "--quiet"]
 
 
-def run(*args, timeout=240):
+def run(*args, timeout=240, env=None):
     return subprocess.run([sys.executable, *map(str, args)], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, env=env)
 
 
 def test_compare_two_checkouts_json():
@@ -46,14 +46,14 @@ def test_compare_two_checkouts_json():
     assert rows[1]["base_us"] > 0 and rows[1]["new_us"] > 0
 
 
-def test_compare_table_and_git_revision():
+def test_compare_table_and_git_revision(tmp_path):
     head = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "HEAD"], cwd=ROOT,
                           capture_output=True, text=True)
     if head.returncode != 0:
         pytest.skip("not a git checkout")
-    before = set(Path(tempfile.gettempdir()).glob("regola-compare-*"))
+    env = dict(os.environ, TMPDIR=str(tmp_path))     # its own temporary directory: others may run too
     r = run(COMPARE, "HEAD", "--games", "tic-tac-toe:2" if (ROOT / "rules" / "tic-tac-toe").is_dir()
-            else "lungarno:2", "--repeats", "1", "--seconds", "0.02", "--no-clone", "--quiet")
+            else "lungarno:2", "--repeats", "1", "--seconds", "0.02", "--no-clone", "--quiet", env=env)
     assert r.returncode == 0, r.stderr
     lines = r.stdout.splitlines()
     assert lines[0].startswith("BASE  HEAD = " + head.stdout.strip()[:10])
@@ -61,7 +61,7 @@ def test_compare_table_and_git_revision():
     assert any("NEW/BASE" in x for x in lines)
     row = next(x for x in lines if x.startswith(("tic-tac-toe:2", "lungarno:2")))
     assert "x  (" in row
-    assert set(Path(tempfile.gettempdir()).glob("regola-compare-*")) <= before   # the export is removed
+    assert not list(tmp_path.glob("regola-compare-*"))   # the export is removed
 
 
 def test_compare_refuses_bad_checkouts_cleanly(tmp_path):
