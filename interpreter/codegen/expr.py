@@ -170,6 +170,8 @@ class ExprGen:
 
     def iterable(self, e, env) -> str:
         """Python source iterating the values of e (zones with their copies)."""
+        if isinstance(e, ast.Call) and e.func == "range":
+            return self._range(e, env)             # iterated only: no list needed
         t = T.strip(self.t(e))
         src = self.gen(e, env)
         if isinstance(t, T.ZoneType):
@@ -191,6 +193,8 @@ class ExprGen:
             return f"_distinct({src})"
         if isinstance(t, T.TypeRef):
             return src
+        if isinstance(e, ast.Call) and e.func == "range":
+            return self._range(e, env)             # iterated or tested only: no list needed
         if isinstance(e, ast.Call) and e.func in _DISTINCT_BUILTINS:
             return src
         if isinstance(e, ast.ListLit) and all(isinstance(x, ast.IntLit) for x in e.items) and \
@@ -351,6 +355,9 @@ class ExprGen:
     def b_abs(self, e, args, env):
         return f"abs({self.gen(args[0], env)})"
 
+    def _range(self, e, env):
+        return f"range({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
+
     def b_range(self, e, args, env):
         return f"list(range({self.gen(args[0], env)}, {self.gen(args[1], env)}))"
 
@@ -408,7 +415,16 @@ class ExprGen:
 
     def b_cell(self, e, args, env):
         g = T.strip(self.t(e)).grid
-        return f"_cell({self.gen(args[0], env)}, {self.gen(args[1], env)}, {g.rows}, {g.cols})"
+        r, c = self.gen(args[0], env), self.gen(args[1], env)
+        call = f"_cell({r}, {c}, {g.rows}, {g.cols})"      # (names the cell outside the grid)
+        rl, cl = _int_lit(args[0]), _int_lit(args[1])
+        if rl is not None and cl is not None:
+            return str(rl * g.cols + cl) if 0 <= rl < g.rows and 0 <= cl < g.cols else call
+        if rl is not None and 0 <= rl < g.rows and _SIMPLE.fullmatch(c):
+            return f"({rl * g.cols} + {c} if 0 <= {c} < {g.cols} else {call})"
+        if _SIMPLE.fullmatch(r) and _SIMPLE.fullmatch(c):
+            return f"({r} * {g.cols} + {c} if 0 <= {r} < {g.rows} and 0 <= {c} < {g.cols} else {call})"
+        return call
 
     def b_knows(self, e, args, env):
         """Can player p see this slot's content: public zone, own private zone, or known."""
@@ -463,6 +479,9 @@ class ExprGen:
         return f"(lambda _w: {' or '.join(f'_can(G_can_{order.index(n)}, V, _w)' for n in names)})({who})"
 
     def b_player(self, e, args, env):
+        k, n = _int_lit(args[0]), self.p.players
+        if k is not None and n is not None and 1 <= k <= n:
+            return str(k - 1)                      # the number of players is fixed when compiled
         return f"_player({self.gen(args[0], env)}, NP)"
 
     def b_next_player(self, e, args, env):
@@ -470,6 +489,15 @@ class ExprGen:
 
 
 _LOOPS = (ast.GeneratorCall, ast.ListComp)
+
+
+def _int_lit(e):
+    """The value of an integer literal (or its negation), else None."""
+    if isinstance(e, ast.IntLit):
+        return e.value
+    if isinstance(e, ast.Neg) and isinstance(e.operand, ast.IntLit):
+        return -e.operand.value
+    return None
 _CONSTANT = re.compile(r"-?\d+|True|False|None")
 # an argument source cheap enough to repeat where an inlined def uses its parameter twice
 _SIMPLE = re.compile(r"-?\d+|True|False|None|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\]")
