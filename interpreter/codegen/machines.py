@@ -285,19 +285,25 @@ class MachineCompiler:
         fn.add(1, "V = S.v; L = F[2]; me = F[3]")
         fn.add(1, f"_p = {who}; out = []", s.span)
         extra_amounts = {}
+        listing = []                 # the lines that list the moves (here and in the block)
         for j, o in enumerate(extra):
-            fn.add(1, f"_x{j} = {self.eg.gen(o.amount, env)}", o.span)
+            listing.append((f"_x{j} = {self.eg.gen(o.amount, env)}", o.span))
             extra_amounts.setdefault(o.counter, []).append(f"_x{j}")
         for name in site.actions:
             meta = next(m for m in self.actions if m.name == name)
             gname = f"G_{site.index}_{meta.index}"
             self._generator(gname, meta, extra_amounts)
             args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
-            fn.add(1, f"{gname}(S, V, _p, out{args})", s.span)
+            listing.append((f"{gname}(S, V, _p, out{args})", s.span))
+        for text, span in listing:
+            fn.add(1, text, span)
         fn.add(1, "return out")
         self._site_funcs.append(fn)
         resume, after = mach.new(), mach.new()
-        mach.emit(f"_p = {who}; _ms = SITE_{site.index}(S, F)", s.span)
+        # the block lists the moves itself (the site's function serves legal_moves after a load)
+        mach.emit(f"_p = {who}; _ms = out = []", s.span)
+        for text, span in listing:
+            mach.emit(text, span)
         if optional or else_pass:
             mach.emit(f"if not _ms: return {after}", s.span)
         else:
