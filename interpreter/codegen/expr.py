@@ -502,7 +502,7 @@ _CONSTANT = re.compile(r"-?\d+|True|False|None")
 # an argument source cheap enough to repeat where an inlined def uses its parameter twice
 _SIMPLE = re.compile(r"-?\d+|True|False|None|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\]")
 # inlining limits: the size of a def's body (nodes), and defs inlined within each other
-_INLINE_NODES = 30
+_INLINE_NODES = 60
 _INLINE_DEPTH = 3
 
 
