@@ -78,7 +78,6 @@ class Game(Runner, Chance, MoveNames, Saves):
         self._checks = ns["CHECKS"]
         self._score = ns["SCORE"]
         self._spans = compiled.module.spans
-        self._fmt = {}
         self._clone_v = self._make_clone()
         # where a decision's answer is kept in its frame: '@m' for an action move (None
         # here), '@o' for a draw, the chosen variable's key otherwise

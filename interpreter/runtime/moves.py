@@ -23,11 +23,6 @@ class MoveNames:
     """Part of `Game` (game.py): uses its `sites`, `actions`, `num_players`, `_checks` and
     `legal_moves`."""
 
-    def _site_record(self, s):
-        site = self.sites[s.pending[0]]
-        node = site.node
-        return getattr(node, "zone", None)
-
     def fmt(self, t, v) -> str:
         return format_value(t, v)
 
