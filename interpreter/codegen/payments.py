@@ -27,6 +27,15 @@ class PaymentCompiler:
         for vi, k in pi.counters:
             vals.append(f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else ""))
         lines.add(1, f"values = [{', '.join(vals)}]")
+        # whether a cost can be paid: the quick answers before any group is built
+        lines.add(1, "if check_only:")
+        lines.add(2, "if len(cost) > sum(values): return False")
+        first = pi.rules[0] if pi.rules else None
+        if first is not None and first.rule.cond is None and first.rule.when is None:
+            key = eg.gen(first.rule.source.index, {first.binder: "l_u"}) if first.keyed else None
+            lines.add(2, f"need = [0] * {len(pi.counters)}")
+            lines.add(2, f"for l_u in cost: need[{self._counter_index(pi, first.var, key)}] += 1")
+            lines.add(2, "if not any(map(_gt, need, values)): return True   # each unit by its first way")
         lines.add(1, "groups = []")
         lines.add(1, "for l_u, q in _tally(cost):")
         lines.add(2, "src = []")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import compress
+from operator import gt as _gt  # noqa: F401 (the generated code compares lists item by item)
 
 
 class RulesRuntimeError(Exception):
