@@ -50,3 +50,24 @@ def test_rules_that_never_reach_a_decision_are_stopped(tmp_path):
     game.STEP_BUDGET = 5000
     with pytest.raises(RulesRuntimeError, match="without reaching a decision"):
         game.new_initial_state()
+
+
+def test_a_drawn_kind_may_be_any_integer_like_value():
+    class Index:                      # what numpy integers look like to Python
+        def __init__(self, v):
+            self.v = v
+
+        def __index__(self):
+            return self.v
+
+    game = load_game("lungarno", players=2)
+    s = game.new_initial_state(3)
+    a, b = game.clone(s), game.clone(s)
+    while not game.is_chance(a):
+        m = game.legal_moves(a)[0]
+        game.apply(a, m)
+        game.apply(b, m)
+    k = game.sample_chance(game.clone(a))
+    game.apply_chance(a, k)
+    game.apply_chance(b, Index(k))
+    assert game.dump(a) == game.dump(b)

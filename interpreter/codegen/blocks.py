@@ -2,8 +2,8 @@
 
 A unit that may wait for a decision is a list of block functions; a block returns the next
 block's number (or RET, SUSPEND, CALL). Compiling statement by statement leaves many blocks
-that only jump on (`return 4`) and many jumps to a block nothing else enters. Two rewrites,
-repeated until nothing changes:
+that only jump on (`return 4`) and many jumps to a block nothing else enters. Three
+rewrites, repeated until nothing changes:
 
 * threading: a jump to a block that only jumps on goes straight to where it leads;
 * fusion: a block that ends by jumping to a block entered from nowhere else takes that
@@ -28,7 +28,7 @@ RET = -1
 
 
 def simplify_blocks(blocks: list[Lines]) -> None:
-    """Thread and fuse the blocks of one unit, in place."""
+    """Thread, fuse and tail-call the blocks of one unit, in place."""
     for b in blocks:
         if not b.items:
             b.add(1, f"return {RET}")

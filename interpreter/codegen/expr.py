@@ -25,7 +25,7 @@ class ExprGen:
         # place through a name bound to a literal: see value())
         self.share_constants = share_constants
         self.constant_maps: dict[str, str] = {}      # source -> global name
-        self._inlinable: dict = {}                  # def name -> (body, params, uses) or False
+        self._inlinable: dict = {}                  # def name -> (params, uses, render) or False
         self._inline_depth = 0
         # nodes already computed into a temporary by lines emitted before (see lower.py)
         self.subst: dict[int, str] = {}
@@ -303,7 +303,7 @@ class ExprGen:
         for expr, names in parts:
             for n in expr.walk():
                 size += 1
-                if isinstance(n, (ast.GeneratorCall, ast.ListComp)):
+                if isinstance(n, _LOOPS):
                     return False
                 if isinstance(n, ast.Name) and n.name in names:
                     sym = self.p.refs.get(id(n))

@@ -21,9 +21,8 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from .expr import _LOOPS
 from .lines import Lines
-
-_LOOPS = (ast.GeneratorCall, ast.ListComp)
 
 
 def needs_lowering(e) -> bool:
@@ -141,7 +140,7 @@ class Lowerer:
         env = dict(env)
         depth = ind
         early = func in ("any", "all")
-        for n, cl in enumerate(e.clauses):
+        for cl in e.clauses:
             it = self.iterable(cl.iter, env, out, depth)
             var = self.fresh("_c" + cl.var)
             env[cl.var] = var

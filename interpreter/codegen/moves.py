@@ -101,17 +101,14 @@ class MoveCompiler:
             lv = max([level(x) for x in amounts] or [0])
             tests.append((lv, ("cost", counter, amounts, extra_amounts.get(counter, [])), a.decl.span, False))
 
-        def test_src(test, env_) -> str:
-            if isinstance(test, tuple):
-                _, counter, amounts, extras = test
-                parts = [f"({eg.gen(x, env_)})" for x in amounts] + list(extras)
-                vs = self.vars[self.slots["." + counter]]
-                low = vs.low if vs.low is not None else None
-                need = " + ".join(parts) or "0"
-                if low is None:
-                    return "True"
-                return f"V[{vs.slot}][me] - ({need}) >= {low}"
-            return eg.gen(test, env_)
+        def cost_src(test, env_) -> str:
+            """Can the acting player pay the costs of one counter (("cost", counter, amounts, extras))?"""
+            _, counter, amounts, extras = test
+            parts = [f"({eg.gen(x, env_)})" for x in amounts] + list(extras)
+            vs = self.vars[self.slots["." + counter]]
+            if vs.low is None:
+                return "True"
+            return f"V[{vs.slot}][me] - ({' + '.join(parts) or '0'}) >= {vs.low}"
 
         # cheap tests first: they are pure, so their order changes only the time taken
         tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]))
@@ -131,7 +128,7 @@ class MoveCompiler:
 
         def emit_test(test, env_, ind_, fail):
             if isinstance(test, tuple):
-                lines.add(ind_, f"if not ({test_src(test, env_)}): {fail}", a.decl.span)
+                lines.add(ind_, f"if not ({cost_src(test, env_)}): {fail}", a.decl.span)
             else:
                 low.test(test, env_, lines, ind_, fail)
 

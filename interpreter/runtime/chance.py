@@ -4,6 +4,7 @@ seeded generator, applying one, and the names of outcomes.
 
 from __future__ import annotations
 
+import operator
 from bisect import bisect_right
 from itertools import accumulate
 
@@ -74,7 +75,11 @@ class Chance:
             outcome = self.parse_outcome(s, outcome)
         counts = self._draw_counts(s)
         if counts is not None:
-            if not (type(outcome) is int and 0 <= outcome < len(counts) and counts[outcome] > 0):
+            try:
+                outcome = operator.index(outcome)      # also a numpy integer from an adapter
+            except TypeError:
+                raise IllegalMove(str(outcome), "a drawn kind is a number") from None
+            if not (0 <= outcome < len(counts) and counts[outcome] > 0):
                 raise IllegalMove(str(outcome), "this outcome is not possible now")
             key = "@o"
         else:
