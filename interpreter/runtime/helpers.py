@@ -239,3 +239,5 @@ def _payments(groups, values, check_only):
 HELPERS = {name: obj for name, obj in list(globals().items())
            if name.startswith("_") and not name.startswith("__") and callable(obj)}
 HELPERS["RulesRuntimeError"] = RulesRuntimeError
+# "not computed yet" for loop-invariant values remembered by generated code (codegen/invariants.py)
+HELPERS["_UNSET"] = object()

@@ -1,0 +1,262 @@
+"""Loop-invariant expressions computed once per loop, in functions that never change the state.
+
+In a legal-move generator, a `def` or a choice filter, the state is fixed while the function
+runs, so an expression inside a loop that reads nothing the loop changes has the same value
+on every pass. Lorenzo's placement generator, for instance, prices a family member's value
+(a long expression of the member alone) once for every action space it tries.
+
+Such an expression is rewritten to be computed the first time the loop reaches it and
+remembered until the loop is entered again:
+
+    _h1 = _UNSET                                  # before the loop
+    for l_sp in _dom1:
+        if not (... (_h1 if _h1 is not _UNSET else (_h1 := <expr>)) ...): continue
+
+It is evaluated lazily at the very place it was, so short-circuits, conditions and the
+errors it may raise are exactly those of the original code: only repeated evaluations of an
+unchanged value are saved. The pass works on the generated text of one function at a time
+(`Lines`, keeping every line's rules span), using Python's own parser to find expressions.
+
+An expression qualifies when it reads only names the loop never binds and the function never
+mutates (no method call or item assignment on them), is made of pure parts (arithmetic,
+comparisons, conditionals, subscripts, calls of the generated defs and of pure helpers), and
+is worth remembering (it calls a function or has at least _MIN_NODES nodes).
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+
+from .lines import Lines
+
+# calls whose result depends on their arguments and the (unchanging) state only; none returns
+# an iterator, which a second use would find consumed
+_PURE_CALLS = {"len", "max", "min", "sum", "abs", "bool", "int", "_cell", "_knows", "_can",
+               "_count_slots", "_player", "_ordinal", "_index"}
+_MIN_NODES = 10
+_ALLOWED = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.UnaryOp, pyast.BoolOp,
+            pyast.Compare, pyast.IfExp, pyast.Call, pyast.Tuple, pyast.List, pyast.Slice,
+            pyast.Load, pyast.operator, pyast.unaryop, pyast.boolop, pyast.cmpop)
+SENTINEL = "_UNSET"
+
+
+def cache_loop_invariants(lines: Lines) -> Lines:
+    """Every function of `lines` (top-level `def`s) with its loop-invariant expressions cached."""
+    out = Lines()
+    func: list = []
+    for item in lines.items:
+        if item[0] == 0 and func:
+            _one(func, out)
+            func = []
+        func.append(item)
+    if func:
+        _one(func, out)
+    return out
+
+
+def _one(func: list, out: Lines):
+    if not func[0][1].startswith("def "):
+        for item in func:
+            out.add(*item)
+        return
+    src = "\n".join("    " * ind + text for ind, text, _ in func)
+    try:
+        tree = pyast.parse(src)
+    except SyntaxError:             # never expected; leave the function as it was
+        for item in func:
+            out.add(*item)
+        return
+    fn = tree.body[0]
+    finder = _Finder(_mutated(fn))
+    finder.function(fn)
+    if not finder.edits:
+        for item in func:
+            out.add(*item)
+        return
+    # apply the replacements line by line (byte offsets: the parser's unit); a cached
+    # expression may hold others cached by an outer loop, written inside its own text
+    by_line: dict[int, list] = {}
+    for line, start, end, form in finder.edits:
+        by_line.setdefault(line, []).append((start, end, form))
+    raw = [("    " * ind + text).encode() for ind, text, _ in func]
+    for line, edits in by_line.items():
+        raw[line - 1] = _rewrite(raw[line - 1], 0, len(raw[line - 1]), sorted(edits, key=lambda e: (e[0], -e[1])))
+    inits = finder.inits
+    for i, (ind, _, span) in enumerate(func):
+        names = inits.get(i + 1)
+        if names:
+            out.add(ind, "; ".join(names), span)
+        text = raw[i].decode()
+        out.add(ind, text[4 * ind:], span)
+
+
+def _rewrite(b: bytes, lo: int, hi: int, edits: list) -> bytes:
+    """b[lo:hi] with each outermost edit (start, end, form) inside it replaced by its cached
+    form, the edits nested in it applied first; edits sorted by start, longest first."""
+    out = []
+    at = lo
+    i = 0
+    while i < len(edits):
+        start, end, form = edits[i]
+        j = i + 1
+        while j < len(edits) and edits[j][1] <= end:
+            j += 1
+        expr = _rewrite(b, start, end, edits[i + 1:j]).decode()
+        out.append(b[at:start])
+        out.append(form.format(expr=expr).encode())
+        at = end
+        i = j
+    out.append(b[at:hi])
+    return b"".join(out)
+
+
+def _mutated(fn) -> set[str]:
+    """Names whose object the function changes or may change: method calls on them, item
+    assignments and deletions."""
+    names = set()
+    for n in pyast.walk(fn):
+        if isinstance(n, pyast.Attribute) and isinstance(n.value, pyast.Name):
+            names.add(n.value.id)
+        elif isinstance(n, pyast.Subscript) and isinstance(n.ctx, (pyast.Store, pyast.Del)):
+            base = n.value
+            while isinstance(base, pyast.Subscript):
+                base = base.value
+            if isinstance(base, pyast.Name):
+                names.add(base.id)
+    return names
+
+
+_OPAQUE = (pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp,
+           pyast.JoinedStr, pyast.NamedExpr)
+
+
+def _inner_loops(loop):
+    """The `for` loops in loop's body, not counting those inside them."""
+    out = []
+
+    def walk(st):
+        for child in pyast.iter_child_nodes(st):
+            if isinstance(child, pyast.For):
+                out.append(child)
+            elif isinstance(child, pyast.stmt):
+                walk(child)
+    for st in loop.body:
+        if isinstance(st, pyast.For):
+            out.append(st)
+        else:
+            walk(st)
+    return out
+
+
+def _binds(node, name: str) -> int:
+    return sum(1 for n in pyast.walk(node)
+               if isinstance(n, pyast.Name) and n.id == name and not isinstance(n.ctx, pyast.Load))
+
+
+def _reads(node, name: str) -> bool:
+    return any(isinstance(n, pyast.Name) and n.id == name for n in pyast.walk(node))
+
+
+def _calls(node) -> bool:
+    return any(isinstance(n, pyast.Call) for n in pyast.walk(node))
+
+
+def _bound(node) -> set[str]:
+    """Names bound anywhere inside node (loop targets, assignments, :=, comprehension targets)."""
+    names = set()
+    for n in pyast.walk(node):
+        if isinstance(n, pyast.Name) and isinstance(n.ctx, (pyast.Store, pyast.Del)):
+            names.add(n.id)
+    return names
+
+
+class _Finder:
+    def __init__(self, mutated: set[str]):
+        self.mutated = mutated
+        self.edits: list[tuple[int, int, int, str]] = []   # (line, start, end, form with {expr})
+        self.inits: dict[int, list[str]] = {}                # line of a loop -> names set there
+        self.n = 0
+        self.claimed: set[int] = set()        # ids of expressions already cached
+
+    def function(self, fn):
+        for st in fn.body:
+            self.statement(st)
+
+    def statement(self, st):
+        if isinstance(st, pyast.For):
+            self.loop(st)
+            return
+        for child in pyast.iter_child_nodes(st):
+            if isinstance(child, pyast.stmt):
+                self.statement(child)
+
+    def loop(self, loop):
+        bound = _bound(loop)
+        # expressions the loop does not change: one value per entry into the loop
+        found: dict[str, str] = {}
+        for st in loop.body + loop.orelse:
+            self._claim(st, bound, None, found)
+        inits = [f"{name} = {SENTINEL}" for name in found.values()]
+        # expressions of an inner loop's variable alone (and of what this loop does not change):
+        # one value per value of that variable, remembered while this loop runs
+        for inner in _inner_loops(loop):
+            t = inner.target
+            if isinstance(t, pyast.Name) and _binds(loop, t.id) == 1:
+                memo: dict[str, str] = {}
+                for st in inner.body:
+                    self._claim(st, bound - {t.id}, t.id, memo)
+                inits += [f"{name} = {{}}" for name in memo.values()]
+        if inits:
+            self.inits.setdefault(loop.lineno, []).extend(inits)
+        # inner loops: what is left there (parts that read this loop's variable) may be
+        # invariant in them
+        for st in loop.body + loop.orelse:
+            self.statement(st)
+
+    def _claim(self, node, bound, key, found):
+        """Cache the largest worthy expressions under node that read nothing in `bound` (and,
+        with a key variable, read it and call something)."""
+        if id(node) in self.claimed or isinstance(node, _OPAQUE):
+            return
+        if isinstance(node, pyast.expr) and isinstance(getattr(node, "ctx", pyast.Load()), pyast.Load):
+            ok = self._pure(node, bound)
+            if key is not None and ok:
+                ok = _reads(node, key) and _calls(node)
+            if ok and node.lineno == node.end_lineno \
+                    and not isinstance(node, (pyast.Name, pyast.Constant, pyast.List, pyast.Tuple)):
+                text = pyast.dump(node)
+                name = found.get(text)
+                if name is None:
+                    self.n += 1
+                    name = found[text] = f"_h{self.n}" if key is None else f"_k{self.n}"
+                if key is None:
+                    form = f"({name} if {name} is not {SENTINEL} else ({name} := ({{expr}})))"
+                else:
+                    form = (f"(_t if (_t := {name}.get({key}, {SENTINEL})) is not {SENTINEL} "
+                            f"else {name}.setdefault({key}, ({{expr}})))")
+                self.edits.append((node.lineno, node.col_offset, node.end_col_offset, form))
+                self.claimed.add(id(node))
+                return
+            if ok is False and key is None:     # pure and invariant but too small: so are its parts
+                return
+        for child in pyast.iter_child_nodes(node):
+            self._claim(child, bound, key, found)
+
+    def _pure(self, node, bound):
+        """None: not cacheable here; False: cacheable but not worth it; True: cache it."""
+        nodes = 0
+        call = False
+        for n in pyast.walk(node):
+            if not isinstance(n, _ALLOWED):
+                return None
+            nodes += 1
+            if isinstance(n, pyast.Name):
+                if n.id in bound or n.id in self.mutated or n.id == SENTINEL:
+                    return None
+            elif isinstance(n, pyast.Call):
+                if n.keywords or not isinstance(n.func, pyast.Name) or \
+                        not (n.func.id.startswith("D_") or n.func.id in _PURE_CALLS) or \
+                        any(isinstance(a, pyast.Starred) for a in n.args):
+                    return None
+                call = True
+        return call or nodes >= _MIN_NODES

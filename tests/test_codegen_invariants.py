@@ -1,0 +1,108 @@
+"""The loop-invariant pass (interpreter/codegen/invariants.py): values computed once per loop,
+at the place and under the conditions where the original code computed them."""
+
+from interpreter.codegen.invariants import cache_loop_invariants
+from interpreter.codegen.lines import Lines, Module
+from interpreter.runtime.helpers import HELPERS
+
+
+def _rewrite(src: str) -> str:
+    lines = Lines()
+    for raw in src.strip("\n").splitlines():
+        stripped = raw.lstrip(" ")
+        lines.add((len(raw) - len(stripped)) // 4, stripped, None)
+    m = Module()
+    m.add_lines(cache_loop_invariants(lines))
+    return m.source()
+
+
+def _run(src: str, name: str, *args, calls=None):
+    ns = dict(HELPERS)
+    log = [] if calls is None else calls
+
+    def D_price(V, me, x):
+        log.append(x)
+        return V[0][x] * 2
+    ns["D_price"] = D_price
+    exec(src, ns)
+    return ns[name](*args)
+
+
+ORIGINAL = """
+def G(V, me, out):
+    for a in [0, 1, 2]:
+        for b in [0, 1, 2, 3]:
+            if not (V[1][me] + D_price(V, me, 0) > a + b): continue
+            if not (b == 0 or D_price(V, me, b) > V[1][me] * 10 + a): continue
+            out.append((a, b))
+"""
+
+
+def test_invariant_call_is_computed_once_per_loop_and_results_are_unchanged():
+    new = _rewrite(ORIGINAL)
+    assert "_UNSET" in new
+    V = [[1, 2, 3, 4], [2]]
+    before_calls, after_calls = [], []
+    out1, out2 = [], []
+    _run(ORIGINAL, "G", V, 0, out1, calls=before_calls)
+    _run(new, "G", V, 0, out2, calls=after_calls)
+    assert out1 == out2
+    # D_price(V, me, 0) reads nothing the loops change: once, not once per (a, b)
+    assert before_calls.count(0) == 12
+    assert after_calls.count(0) == 1
+    # D_price(V, me, b) is of the inner variable alone: once per value of b
+    assert sorted(x for x in after_calls if x) == [1, 2, 3]
+
+
+def test_a_guarded_expression_is_never_evaluated_where_the_original_would_not_be():
+    src = """
+def G(V, me, out):
+    for a in [0, 1, 2]:
+        if V[0] is not None and V[0][me] + len(V[0]) + V[2] * 3 - 1 > a:
+            out.append(a)
+"""
+    new = _rewrite(src)
+    assert "_UNSET" in new
+    out = []
+    _run(new, "G", [None, 0, 5], 0, out)       # V[0] is None: the cached part must not run
+    assert out == []
+    out = []
+    _run(new, "G", [[4], 0, 5], 0, out)
+    assert out == [0, 1, 2]
+
+
+def test_names_the_loop_binds_or_the_function_mutates_are_not_invariant():
+    src = """
+def G(V, me, out):
+    seen = {}
+    for a in [0, 1, 2]:
+        x = D_price(V, me, a)
+        seen[a] = x
+        out.append(D_price(V, me, len(seen)) + x)
+"""
+    new = _rewrite(src)
+    assert "_UNSET" not in new and "setdefault" not in new
+
+
+def test_an_error_in_a_cached_expression_is_raised_where_it_was():
+    src = """
+def G(V, me, out):
+    for a in [0, 1]:
+        if a == 1:
+            out.append(D_price(V, me, 9) + 1)
+"""
+    new = _rewrite(src)
+    out = []
+    try:
+        _run(new, "G", [[1, 2]], 0, out)
+    except IndexError:
+        pass
+    else:
+        raise AssertionError("the IndexError of the original code was lost")
+
+
+def test_nested_caches_and_line_count():
+    new = _rewrite(ORIGINAL)
+    # one line added before each loop that caches something, none elsewhere
+    assert len(new.splitlines()) == len(ORIGINAL.strip().splitlines()) + 2
+    compile(new, "<test>", "exec")
