@@ -277,7 +277,7 @@ class ExprGen:
         params, uses, render = info
         env = {}
         for (name, _), src in zip(params, srcs):
-            if uses[name] > 1 and not _SIMPLE.fullmatch(src):
+            if uses[name] > 1 and not _DUPLICABLE.fullmatch(src):
                 return None
             env[name] = src if _SIMPLE.fullmatch(src) else f"({src})"
         self._inline_depth += 1
@@ -501,6 +501,10 @@ def _int_lit(e):
 _CONSTANT = re.compile(r"-?\d+|True|False|None")
 # an argument source cheap enough to repeat where an inlined def uses its parameter twice
 _SIMPLE = re.compile(r"-?\d+|True|False|None|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\]")
+# an argument cheap enough to compute at each use of its parameter: a name, a constant, or
+# a read of a table or a state slot by such (a subscript costs far less than a call)
+_DUPLICABLE = re.compile(r"-?\d+|True|False|None|L\['[^']*'\]|[A-Za-z_][A-Za-z0-9_]*"
+                         r"(\[(-?\d+|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\])\]){0,3}")
 # inlining limits: the size of a def's body (nodes), and defs inlined within each other
 _INLINE_NODES = 60
 _INLINE_DEPTH = 3
