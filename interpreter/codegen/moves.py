@@ -43,6 +43,8 @@ class ActionMeta:
 
 # the estimated cost (see _cost) above which a test of one parameter is evaluated lazily
 _EXPENSIVE = 300
+# the most moves an action's table of move tuples may hold (see _move_table)
+_MOVE_TABLE_MAX = 20_000
 
 
 class MoveCompiler:
@@ -159,31 +161,76 @@ class MoveCompiler:
                     lines.add(1, f"{name} = {dom}", prm.domain.span)
                 lines.add(1, f"if not {name}: {stop}", prm.domain.span)
                 hoisted[i] = name
+        table = None if exists else self._move_table(meta)
+        n = len(a.params)
         ind = 1
         for i, prm in enumerate(a.params):
             var = f"l_{prm.name}"
             dom = hoisted.get(i) or low.distinct(prm.domain, env, lines, ind)
+            last = i == n - 1
+            inner_tests = [ti for ti, t in enumerate(tests) if t[0] == i + 1 and ti not in folded]
+            if last and table is not None and i in hoisted and not inner_tests:
+                # every value of the last parameter's (filtered) domain makes a move: the
+                # moves are taken from the table in one call
+                row = table if n == 1 else "_row"
+                lines.add(ind, f"out.extend(map({row}.__getitem__, {dom}))", prm.domain.span)
+                self._site_funcs.append(lines)
+                return
             lines.add(ind, f"for {var} in {dom}:", prm.domain.span)
             env[prm.name] = var
             ind += 1
-            for ti, (lv, test, span, _) in enumerate(tests):
-                if lv == i + 1 and ti not in folded:
-                    if ti in lazy:
-                        key = f"l_{pnames[lazy[ti]]}"
-                        lines.add(ind, f"_r = _seen{ti}.get({key})", span)
-                        lines.add(ind, "if _r is None:", span)
-                        src = low.expr(test, env, lines, ind + 1)
-                        lines.add(ind + 1, f"_r = _seen{ti}[{key}] = bool({src})", span)
-                        lines.add(ind, "if not _r: continue", span)
-                    else:
-                        emit_test(test, env, ind, "continue")
+            for ti in inner_tests:
+                lv, test, span, _ = tests[ti]
+                if ti in lazy:
+                    key = f"l_{pnames[lazy[ti]]}"
+                    lines.add(ind, f"_r = _seen{ti}.get({key})", span)
+                    lines.add(ind, "if _r is None:", span)
+                    src = low.expr(test, env, lines, ind + 1)
+                    lines.add(ind + 1, f"_r = _seen{ti}[{key}] = bool({src})", span)
+                    lines.add(ind, "if not _r: continue", span)
+                else:
+                    emit_test(test, env, ind, "continue")
+            if table is not None and i == n - 2:
+                lines.add(ind, f"_row = {table}{''.join(f'[l_{x}]' for x in pnames[:-1])}", prm.domain.span)
         tup = ", ".join([str(meta.index)] + [f"l_{n}" for n in pnames])
         if exists:
             lines.add(ind, "return True")
             lines.add(1, "return False")
+        elif table is not None:
+            lines.add(ind, f"out.append({table}[l_{pnames[0]}])" if n == 1 else f"out.append(_row[l_{pnames[-1]}])")
         else:
             lines.add(ind, f"out.append(({tup},))" if not pnames else f"out.append(({tup}))")
         self._site_funcs.append(lines)
+
+    def _move_table(self, meta: ActionMeta):
+        """The name of a module table holding every move of the action as one tuple, indexed by
+        its parameters' values (`MV3[t][c] == (3, t, c)`), so that listing moves builds no
+        tuple; None when a parameter's values are not 0..n-1 or the table would be large."""
+        if not meta.param_types or meta.index in self._tables_made:
+            return self._tables_made.get(meta.index)
+        sizes = []
+        for t in meta.param_types:
+            st = T.strip(t)
+            if T.is_indexed(st):
+                sizes.append(T.type_size(st, self.players))
+            elif isinstance(st, T.IntRange) and st.low >= 0:
+                sizes.append(st.high + 1)
+            else:
+                sizes.append(0)
+        total = 1
+        for x in sizes:
+            total *= x
+        if not total or total > _MOVE_TABLE_MAX:
+            self._tables_made[meta.index] = None
+            return None
+        name = f"MV{meta.index}"
+        names = [f"_a{j}" for j in range(len(sizes))]
+        src = f"({meta.index}, {', '.join(names)},)"
+        for nm, size in reversed(list(zip(names, sizes))):
+            src = f"[{src} for {nm} in range({size})]"
+        self.move_tables.append(f"{name} = {src}")      # written at the module's end
+        self._tables_made[meta.index] = name
+        return name
 
     def _cost(self, expr, seen=None) -> int:
         """A rough estimate of the work of evaluating expr: its nodes, the bodies of the

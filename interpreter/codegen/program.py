@@ -65,6 +65,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         self.suspends: set[str] = set()          # unit keys that may wait for a decision
         self._n = 0
         self._site_funcs: list[Lines] = []
+        self._tables_made: dict[int, object] = {}   # action index -> its move table's name or None
+        self.move_tables: list[str] = []             # their definitions
         self.triggers = True            # False: assignments set the state without firing `when`
 
     # ------------------------------------------------------------------ analysis
@@ -188,6 +190,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         self._scores()
         for src, name in self.eg.constant_maps.items():
             m.add(f"{name} = {src}")
+        for src in self.move_tables:
+            m.add(src)
         return CompiledProgram(self.p, self.players, m, self.vars, self.slots, self.sites, self.actions,
                                {k: v for k, v in self.unit_pid.items()}, self._id_next,
                                [self.unit_pid[r] for r in roots if r in self.unit_pid])
