@@ -8,7 +8,11 @@ rewrites, repeated until nothing changes:
 * threading: a jump to a block that only jumps on goes straight to where it leads;
 * fusion: a block that ends by jumping to a block entered from nowhere else takes that
   block's lines in place of the jump;
-* tail calls: a call after which the unit only returns replaces the unit's frame.
+* tail calls: a call after which the unit only returns replaces the unit's frame;
+* inlining: a conditional jump (`if c: return 26`) to a block entered from nowhere else and
+  holding no loop takes that block's lines; inside the loop of a block that walks a list
+  (`while L['@ix_9'] < len(_l):`), such lines that jump back to the block go round the
+  Python loop (`continue`) instead of through the runner.
 
 Block numbers stay as they are (saved states name them); blocks left unreachable are still
 emitted. Block 0, where a unit starts, is never fused away.
@@ -34,7 +38,7 @@ def simplify_blocks(blocks: list[Lines]) -> None:
             b.add(1, f"return {RET}")
     changed = True
     while changed:
-        changed = _thread(blocks) | _fuse(blocks)
+        changed = _thread(blocks) | _fuse(blocks) | _inline(blocks)
 
 
 def _target(block: Lines):
@@ -93,15 +97,8 @@ def _thread(blocks: list[Lines]) -> bool:
 
 
 def _fuse(blocks: list[Lines]) -> bool:
-    refs = [0] * len(blocks)
-    refs[0] = 1                                # entered by whoever starts the unit
+    refs = _refs(blocks)
     live = _reachable(blocks)
-    for b in live:
-        for _, text, _ in blocks[b].items:
-            for m in _JUMP.finditer(text):
-                refs[int(m.group(1))] += 1
-            for m in _RESUME.finditer(text):
-                refs[int(m.group(1))] += 2     # entered by the runner: never fused
     changed = False
     for a in sorted(live):
         block = blocks[a]
@@ -118,6 +115,79 @@ def _fuse(blocks: list[Lines]) -> bool:
             blocks[b].items = [(1, "raise AssertionError('a fused block was entered')", None)]
             changed = True
     return changed
+
+
+_IF_JUMP = re.compile(r"((?:if|elif) .+|else): return (\d+)")
+_BARE_JUMP = re.compile(r"return (\d+)")
+_LOOP_HEAD = re.compile(r"while L\['@ix_\w+'\] < len\(_l\):")
+
+
+def _inline(blocks: list[Lines]) -> bool:
+    refs = _refs(blocks)
+    changed = False
+    for a in sorted(_reachable(blocks)):
+        block = blocks[a]
+        # the list-walking loop of this block, if it starts with one: (first, last) body lines
+        loop = None
+        if len(block.items) >= 2 and block.items[0][1].startswith("_l = L['@it_") \
+                and block.items[1][0] == 1 and _LOOP_HEAD.fullmatch(block.items[1][1]):
+            end = 2
+            while end < len(block.items) and block.items[end][0] > 1:
+                end += 1
+            # a `continue` there must belong to this loop: no loop inside it
+            if not any(t.startswith(("for ", "while ")) for _, t, _ in block.items[2:end]):
+                loop = (2, end)
+        out = []
+        for i, (ind, text, span) in enumerate(block.items):
+            m = _IF_JUMP.fullmatch(text)
+            x = int(m.group(2)) if m else None
+            if m is None:
+                m = _BARE_JUMP.fullmatch(text)
+                x = int(m.group(1)) if m and ind > 1 else None
+            if x is None or x <= 0 or x == a or refs[x] != 1 or _has_loop(blocks[x]):
+                out.append((ind, text, span))
+                continue
+            base = ind
+            if m.re is _IF_JUMP:
+                out.append((ind, m.group(1) + ":", span))
+                base = ind + 1
+            in_loop = loop is not None and loop[0] <= i < loop[1]
+            for xind, xtext, xspan in blocks[x].items:
+                if in_loop:
+                    xtext = _back_to(xtext, a)
+                out.append((base + xind - 1, xtext, xspan or span))
+            refs[x] = 0
+            blocks[x].items = [(1, "raise AssertionError('a fused block was entered')", None)]
+            changed = True
+        block.items = out
+    return changed
+
+
+def _back_to(text: str, a: int) -> str:
+    """A jump back to the loop's own block, as the Python loop's next round."""
+    if text == f"return {a}":
+        return "continue"
+    m = _IF_JUMP.fullmatch(text)
+    if m and int(m.group(2)) == a:
+        return m.group(1) + ": continue"
+    return text
+
+
+def _has_loop(block: Lines) -> bool:
+    return any(t.startswith(("for ", "while ")) for _, t, _ in block.items)
+
+
+def _refs(blocks: list[Lines]) -> list[int]:
+    """How many places enter each block: jumps count once, resumes (the runner) twice."""
+    refs = [0] * len(blocks)
+    refs[0] = 1                                # entered by whoever starts the unit
+    for b in _reachable(blocks):
+        for _, text, _ in blocks[b].items:
+            for m in _JUMP.finditer(text):
+                refs[int(m.group(1))] += 1
+            for m in _RESUME.finditer(text):
+                refs[int(m.group(1))] += 2     # entered by the runner: never fused
+    return refs
 
 
 def _reachable(blocks: list[Lines]) -> set[int]:
