@@ -197,6 +197,27 @@ def _payments(groups, values, check_only):
             need[sources[0]] += q
         if all(need[i] <= values[i] for i in range(n)):
             return True
+        # each group in turn from its ways in order: a full assignment proves it payable
+        left = list(values)
+        for q, sources in groups:
+            for c in sources:
+                take = left[c] if left[c] < q else q
+                left[c] -= take
+                q -= take
+                if not q:
+                    break
+            else:
+                break
+        else:
+            return True
+        # a group, or all of them, needing more than the counters they may use hold together
+        used = set()
+        for q, sources in groups:
+            if q > sum(values[c] for c in sources):
+                return False
+            used.update(sources)
+        if sum(q for q, _ in groups) > sum(values[c] for c in used):
+            return False
         if len(groups) <= _HALL_GROUPS:
             return _hall(groups, values)
     found = set()
