@@ -9,6 +9,7 @@ by an environment: a name -> the Python expression that reads it (`l_x` for Pyth
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 from .. import ast
 from .. import types as T
@@ -27,6 +28,7 @@ class ExprGen:
         self.constant_maps: dict[str, str] = {}      # source -> global name
         self._inlinable: dict = {}                  # def name -> (params, uses, render) or False
         self._inline_depth = 0
+        self._no_binding = 0          # > 0: no `:=` may be written (see no_binding)
         # nodes already computed into a temporary by lines emitted before (see lower.py)
         self.subst: dict[int, str] = {}
 
@@ -202,11 +204,21 @@ class ExprGen:
             return src
         return f"_distinct({src})"
 
+    @contextmanager
+    def no_binding(self):
+        """While generating a comprehension's iterable: inlined defs bind no names there."""
+        self._no_binding += 1
+        try:
+            yield
+        finally:
+            self._no_binding -= 1
+
     def _clauses(self, e, env):
         env = dict(env)
         parts = []
         for cl in e.clauses:
-            it = self.iterable(cl.iter, env)
+            with self.no_binding():
+                it = self.iterable(cl.iter, env)
             var = self.fresh("c" + cl.var)
             env[cl.var] = var
             parts.append(f"for {var} in {it}")
@@ -267,8 +279,11 @@ class ExprGen:
 
     def _inline(self, f, srcs):
         """The body of a small def written in place of its call (a Python call costs more
-        than most such bodies), or None. Only one-expression defs without loops (a hook with
-        its modifiers as one expression), and only when no argument would be computed twice."""
+        than most such bodies), or None. Only defs without loops whose body is one expression
+        or an if/return chain (a hook with its modifiers as one expression). An argument used
+        more than once that is not a cheap read is computed once, first, into a name of its
+        own, as the call would (not inside a comprehension's iterable, where Python forbids
+        `:=`)."""
         info = self._inlinable.get(f)
         if info is None:
             info = self._inlinable[f] = self._inline_info(f)
@@ -276,25 +291,36 @@ class ExprGen:
             return None
         params, uses, render = info
         env = {}
+        binds = []
         for (name, _), src in zip(params, srcs):
             if uses[name] > 1 and not _DUPLICABLE.fullmatch(src):
-                return None
-            env[name] = src if _SIMPLE.fullmatch(src) else f"({src})"
+                if self._no_binding:
+                    return None
+                self._tmp += 1
+                var = f"_i{self._tmp}_{name}"
+                binds.append(f"({var} := {src})")
+                env[name] = var
+                continue
+            env[name] = src if _SIMPLE.fullmatch(src) or _DUPLICABLE.fullmatch(src) else f"({src})"
         self._inline_depth += 1
         try:
-            return f"({render(env)})"
+            body = render(env)
         finally:
             self._inline_depth -= 1
+        if binds:
+            return f"({', '.join(binds)}, {body})[{len(binds)}]"
+        return f"({body})"
 
     def _inline_info(self, f):
         c = self.p.defs[f]
         d = c.decl
-        if d.expr is None:
+        base = d.expr if d.expr is not None else _as_expr(d.body)
+        if base is None:
             return False
         pnames = [name for name, _ in c.params]
         mods = self.p.modifiers.get(f, []) if d.hook else []
         # each part with its own names for the parameters (a modifier names them itself)
-        parts = [(d.expr, {n: n for n in pnames})]
+        parts = [(base, {n: n for n in pnames})]
         for m in mods:
             binders = {b: n for b, n in zip(m.params or [], pnames)}
             parts += [(x, binders) for x in (m.value, m.cond) if x is not None]
@@ -315,7 +341,7 @@ class ExprGen:
         adjusts = [m for m in mods if m.op != "="]
 
         def render(env):
-            v = self.gen(d.expr, env)
+            v = self.gen(base, env)
             # as the hook's function: values set first, then adjustments, in declaration order
             for m in sets + adjusts:
                 menv = {b: env[n] for b, n in zip(m.params or [], pnames)}
@@ -498,6 +524,30 @@ def _int_lit(e):
     if isinstance(e, ast.Neg) and isinstance(e.operand, ast.IntLit):
         return -e.operand.value
     return None
+
+
+def _as_expr(body):
+    """A def body made of `if ...: return a` / `elif` / `else` and a last `return`, as one
+    conditional expression (None for any other body: lets, loops...)."""
+    if not body:
+        return None
+    st = body[0]
+    if isinstance(st, ast.ReturnStmt):
+        return st.value
+    if not isinstance(st, ast.IfStmt):
+        return None
+    rest = _as_expr(st.other) if st.other is not None else _as_expr(body[1:])
+    for clause in reversed(st.elifs):
+        then = _as_expr(clause.body)
+        if then is None or rest is None:
+            return None
+        rest = ast.CondExpr(then=then, cond=clause.cond, other=rest, span=clause.span)
+    then = _as_expr(st.body)
+    if then is None or rest is None:
+        return None
+    return ast.CondExpr(then=then, cond=st.cond, other=rest, span=st.span)
+
+
 _CONSTANT = re.compile(r"-?\d+|True|False|None")
 # an argument source cheap enough to repeat where an inlined def uses its parameter twice
 _SIMPLE = re.compile(r"-?\d+|True|False|None|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\]")

@@ -236,7 +236,8 @@ class MachineCompiler:
             fn.add(2, f"_out.append(({cvar},))", s.span)
             fn.add(1, "return _out", s.span)
         else:
-            fn.add(1, f"return [(v,) for v in {dom}]", s.span)
+            fn.add(1, f"_d = {dom}", s.span)          # (no `:=` of an inlined def in an iterable)
+            fn.add(1, "return [(v,) for v in _d]", s.span)
         self._site_funcs.append(fn)
         who = self.eg.gen(by, env) if by is not None else "me"
         resume, after = mach.new(), mach.new()
@@ -379,7 +380,8 @@ class MachineCompiler:
         fn = Lines()
         fn.add(0, f"def SITE_{site.index}(S, F):")
         fn.add(1, "V = S.v; L = F[2]; me = F[3]")
-        fn.add(1, f"return [(o,) for o in PAY_{pi.name}(V, {payer}, {cost}, False)]", s.span)
+        fn.add(1, f"_ways = PAY_{pi.name}(V, {payer}, {cost}, False)", s.span)
+        fn.add(1, "return [(o,) for o in _ways]", s.span)
         self._site_funcs.append(fn)
         key = self.fresh_key("pay")
         site.var_key = key

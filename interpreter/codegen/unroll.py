@@ -1,0 +1,374 @@
+"""Short loops over constant lists unrolled, and constant expressions folded, in functions that
+never change the state.
+
+A rules author writes `all(surplus(p, c, g) >= 0 for g in PAYABLE)` or `any(... for x in
+Direction)`: a loop over a handful of values fixed when the rules are compiled. Inlined defs
+then test those values (`holding(p, g)` is `p.res[g] if g in RESOURCES else p.military if
+g == military ...`), so each pass of the loop evaluates a chain of conditions whose answer is
+known in advance. Here such a loop (at most _MAX_ITEMS values, of one of three shapes: a
+search that stops at the first hit, a filter that skips with `continue`, or a plain body) is
+written out once per value, the loop variable replaced by the value, and then every
+expression whose parts are all known is computed now:
+
+    for _cg_25 in K_PAYABLE:                       if not (V[18][l_p] - 0 >= ...):
+        if not (<... _cg_25 == 4 ...>):      ->        _q_24 = False
+            _q_24 = False; break                   elif not (...):
+                                                       ...
+
+Known values are literals, the loop's values, and the compiled tables and constants (never
+changed at run time). Folding computes with Python itself, so the values are exactly those
+the code would have computed; an expression that raises is left to raise at run time; `and`,
+`or` and conditionals drop only the parts that would never have been evaluated.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+import copy
+
+from .lines import Lines
+
+_MAX_ITEMS = 8
+_MAX_NODES = 4000          # the body's nodes times the values: no more code than this
+_SCALARS = (int, bool, str, type(None))
+
+
+def unroll_and_fold(lines: Lines, known: dict) -> Lines:
+    """Every function of `lines` with its short constant loops unrolled and constants folded;
+    `known` maps global names to their fixed values."""
+    out = Lines()
+    func: list = []
+    for item in lines.items:
+        if item[0] == 0 and func:
+            _one(func, out, known)
+            func = []
+        func.append(item)
+    if func:
+        _one(func, out, known)
+    return out
+
+
+def _one(func: list, out: Lines, known: dict):
+    if not func[0][1].startswith("def "):
+        for item in func:
+            out.add(*item)
+        return
+    src = "\n".join("    " * ind + text for ind, text, _ in func)
+    try:
+        fn = pyast.parse(src).body[0]
+    except SyntaxError:             # never expected; leave the function as it was
+        for item in func:
+            out.add(*item)
+        return
+    local = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name) and not isinstance(n.ctx, pyast.Load)}
+    local |= {a.arg for a in fn.args.args}
+    rw = _Rewriter({k: v for k, v in known.items() if k not in local}, fn)
+    body = rw.block(fn.body)
+    if not rw.changed:
+        for item in func:
+            out.add(*item)
+        return
+    spans = [span for _, _, span in func]
+    out.add(*func[0])
+    for st in body:
+        _emit(st, out, 1, spans)
+
+
+def _emit(st, out: Lines, ind: int, spans: list):
+    """A statement as lines, each with the rules span of the line it came from."""
+    line = getattr(st, "lineno", None)
+    span = spans[line - 1] if line and line <= len(spans) else None
+    if isinstance(st, _Block):
+        for s in st.body:
+            _emit(s, out, ind, spans)
+        return
+    if isinstance(st, pyast.If):
+        out.add(ind, f"if {pyast.unparse(st.test)}:", span)
+        _emit_body(st.body, out, ind + 1, spans)
+        while len(st.orelse) == 1 and type(st.orelse[0]) is pyast.If:
+            st = st.orelse[0]
+            line = getattr(st, "lineno", None)
+            out.add(ind, f"elif {pyast.unparse(st.test)}:", spans[line - 1] if line and line <= len(spans) else span)
+            _emit_body(st.body, out, ind + 1, spans)
+        if st.orelse:
+            out.add(ind, "else:", span)
+            _emit_body(st.orelse, out, ind + 1, spans)
+    elif isinstance(st, (pyast.For, pyast.While)):
+        head = f"for {pyast.unparse(st.target)} in {pyast.unparse(st.iter)}:" if isinstance(st, pyast.For) \
+            else f"while {pyast.unparse(st.test)}:"
+        out.add(ind, head, span)
+        _emit_body(st.body, out, ind + 1, spans)
+        if st.orelse:
+            out.add(ind, "else:", span)
+            _emit_body(st.orelse, out, ind + 1, spans)
+    else:
+        for text in pyast.unparse(st).splitlines():
+            stripped = text.lstrip(" ")
+            out.add(ind + (len(text) - len(stripped)) // 4, stripped, span)
+
+
+def _emit_body(stmts, out, ind, spans):
+    n = len(out)
+    for s in stmts:
+        _emit(s, out, ind, spans)
+    if len(out) == n:
+        out.add(ind, "pass")
+
+
+_JUMPS = (pyast.Break, pyast.Continue)
+
+
+def _jumps(stmts) -> bool:
+    """Is there a break/continue of this loop (not of a loop inside it) among stmts?"""
+    for st in stmts:
+        if isinstance(st, _JUMPS):
+            return True
+        if isinstance(st, (pyast.For, pyast.While)):
+            if _jumps(st.orelse):
+                return True
+            continue
+        for field in ("body", "orelse", "handlers", "finalbody"):
+            if _jumps(getattr(st, field, []) or []):
+                return True
+    return False
+
+
+class _Rewriter:
+    def __init__(self, consts: dict, fn):
+        self.consts = consts
+        self.folder = _Folder(consts)
+        self.fn = fn
+        self.changed = False
+
+    def block(self, stmts) -> list:
+        out = []
+        for st in stmts:
+            out.append(self.statement(st))
+        return out
+
+    def expr(self, e):
+        if e is None:
+            return None
+        before = pyast.dump(e)
+        new = self.folder.visit(copy.deepcopy(e))
+        if pyast.dump(new) != before:
+            self.changed = True
+            return new
+        return e
+
+    def statement(self, st):
+        if isinstance(st, pyast.For):
+            items = self._items(st.iter)
+            if items is not None and isinstance(st.target, pyast.Name):
+                unrolled = self.unroll(st, items)
+                if unrolled is not None:
+                    self.changed = True
+                    return unrolled
+        st = copy.copy(st)
+        for field in ("test", "iter", "value"):
+            if isinstance(getattr(st, field, None), pyast.expr):
+                setattr(st, field, self.expr(getattr(st, field)))
+        for field in ("body", "orelse"):
+            if isinstance(getattr(st, field, None), list):
+                setattr(st, field, self.block(getattr(st, field)))
+        return st
+
+    def _items(self, it):
+        if isinstance(it, pyast.Name) and it.id in self.consts:
+            v = self.consts[it.id]
+            if isinstance(v, (list, tuple)) and len(v) <= _MAX_ITEMS and all(type(x) in (int, bool, str) for x in v):
+                return list(v)
+        if isinstance(it, pyast.Call) and isinstance(it.func, pyast.Name) and it.func.id == "range" \
+                and "range" not in self.consts and not it.keywords and 1 <= len(it.args) <= 2 \
+                and all(isinstance(a, pyast.Constant) and type(a.value) is int for a in it.args):
+            r = range(*[a.value for a in it.args])
+            if len(r) <= _MAX_ITEMS:
+                return list(r)
+        return None
+
+    def unroll(self, loop, items):
+        var = loop.target.id
+        body = loop.body
+        nodes = sum(1 for st in body for _ in pyast.walk(st))
+        inside = {id(n) for st in body for n in pyast.walk(st)}
+        if nodes * len(items) > _MAX_NODES or any(
+                isinstance(n, pyast.Name) and n.id == var and (not isinstance(n.ctx, pyast.Load) or id(n) not in inside)
+                and n is not loop.target for n in pyast.walk(self.fn)):
+            return None                 # the variable is bound in the body or read after the loop
+
+        def body_for(stmts, value):
+            return self.block([_Substitute(var, value).visit(copy.deepcopy(s)) for s in stmts])
+
+        def known(test):
+            return test.value if isinstance(test, pyast.Constant) and type(test.value) in (int, bool, str) \
+                else _UNKNOWN
+
+        first = body[0]
+        # a search: `if test: ...; break` -> if / elif chain, the loop's else as the chain's else
+        if len(body) == 1 and isinstance(first, pyast.If) and not first.orelse and first.body \
+                and isinstance(first.body[-1], pyast.Break) and not _jumps(first.body[:-1]):
+            chain = self.block(loop.orelse)
+            for value in reversed(items):
+                test = self.folder.visit(_Substitute(var, value).visit(copy.deepcopy(first.test)))
+                then = body_for(first.body[:-1], value)
+                k = known(test)
+                if k is _UNKNOWN:
+                    chain = [pyast.copy_location(pyast.If(test=test, body=then or [pyast.Pass()], orelse=chain),
+                                                 first)]
+                elif k:
+                    chain = then
+            return _Block(chain, loop)
+        # a filter: `if not test: continue`, then a body without jumps
+        if isinstance(first, pyast.If) and not first.orelse and len(first.body) == 1 \
+                and isinstance(first.body[0], pyast.Continue) and not _jumps(body[1:]) and not loop.orelse:
+            out = []
+            for value in items:
+                test = self.folder.visit(pyast.UnaryOp(op=pyast.Not(), operand=_Substitute(var, value).visit(
+                    copy.deepcopy(first.test))))
+                rest = body_for(body[1:], value)
+                k = known(test)
+                if k is _UNKNOWN:
+                    out.append(pyast.copy_location(pyast.If(test=test, body=rest or [pyast.Pass()], orelse=[]), first))
+                elif k:
+                    out += rest
+            return _Block(out, loop)
+        # a plain body
+        if not _jumps(body):
+            out = []
+            for value in items:
+                out += body_for(body, value)
+            return _Block(out + self.block(loop.orelse), loop)
+        return None
+
+
+_UNKNOWN = object()
+
+
+class _Block(pyast.If):
+    """Several statements standing where one loop was (emitted one after another)."""
+
+    def __init__(self, stmts, loop):
+        super().__init__(test=pyast.Constant(True), body=stmts, orelse=[])
+        pyast.copy_location(self, loop)
+
+
+class _Substitute(pyast.NodeTransformer):
+    def __init__(self, name, value):
+        self.name, self.value = name, value
+
+    def visit_Name(self, node):
+        if node.id == self.name and isinstance(node.ctx, pyast.Load):
+            return pyast.copy_location(pyast.Constant(self.value), node)
+        return node
+
+
+class _Folder(pyast.NodeTransformer):
+    """Computes the expressions whose parts are all known (see the module's docstring)."""
+
+    def __init__(self, consts: dict):
+        self.consts = consts
+
+    def _value(self, node):
+        """(True, value) for a known node, else (False, None)."""
+        if isinstance(node, pyast.Constant):
+            return True, node.value
+        if isinstance(node, pyast.Name) and node.id in self.consts:
+            return True, self.consts[node.id]
+        if isinstance(node, (pyast.List, pyast.Tuple)) and isinstance(node.ctx, pyast.Load):
+            vals = [self._value(e) for e in node.elts]
+            if all(ok and isinstance(v, _SCALARS) for ok, v in vals):
+                return True, [v for _, v in vals] if isinstance(node, pyast.List) else tuple(v for _, v in vals)
+        return False, None
+
+    def _const(self, value, like):
+        if isinstance(value, _SCALARS):
+            return pyast.copy_location(pyast.Constant(value), like)
+        return None
+
+    def visit_Subscript(self, node):
+        self.generic_visit(node)
+        ok1, obj = self._value(node.value)
+        ok2, key = self._value(node.slice)
+        if ok1 and ok2 and isinstance(node.ctx, pyast.Load):
+            try:
+                v = obj[key]
+            except Exception:  # noqa: BLE001 (left to raise at run time)
+                return node
+            return self._const(v, node) or node
+        return node
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        parts = [node.left] + node.comparators
+        vals = [self._value(p) for p in parts]
+        if all(ok for ok, _ in vals):
+            try:
+                v = _compare(node.ops, [x for _, x in vals])
+            except Exception:  # noqa: BLE001
+                return node
+            return self._const(v, node) or node
+        return node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        (ok1, a), (ok2, b) = self._value(node.left), self._value(node.right)
+        if ok1 and ok2 and isinstance(a, (int, bool)) and isinstance(b, (int, bool)):
+            try:
+                v = _BINOPS[type(node.op)](a, b)
+            except Exception:  # noqa: BLE001
+                return node
+            return self._const(v, node) or node
+        return node
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        ok, a = self._value(node.operand)
+        if ok and isinstance(a, _SCALARS):
+            try:
+                v = {pyast.Not: lambda x: not x, pyast.USub: lambda x: -x,
+                     pyast.UAdd: lambda x: +x}[type(node.op)](a)
+            except Exception:  # noqa: BLE001
+                return node
+            return self._const(v, node) or node
+        return node
+
+    def visit_BoolOp(self, node):
+        self.generic_visit(node)
+        values = list(node.values)
+        is_and = isinstance(node.op, pyast.And)
+        # known operands at the front decide or drop out; the last operand is the value
+        while len(values) > 1:
+            ok, v = self._value(values[0])
+            if not ok or not isinstance(v, _SCALARS):
+                break
+            if bool(v) != is_and:      # `False and x`, `True or x`: the known value is the result
+                return self._const(v, node) or node
+            values.pop(0)
+        if len(values) == 1:
+            return values[0]
+        if len(values) != len(node.values):
+            return pyast.copy_location(pyast.BoolOp(op=node.op, values=values), node)
+        return node
+
+    def visit_IfExp(self, node):
+        self.generic_visit(node)
+        ok, v = self._value(node.test)
+        if ok and isinstance(v, _SCALARS):
+            return node.body if v else node.orelse
+        return node
+
+
+def _compare(ops, vals):
+    import operator as o
+    table = {pyast.Eq: o.eq, pyast.NotEq: o.ne, pyast.Lt: o.lt, pyast.LtE: o.le, pyast.Gt: o.gt,
+             pyast.GtE: o.ge, pyast.Is: o.is_, pyast.IsNot: o.is_not,
+             pyast.In: lambda a, b: a in b, pyast.NotIn: lambda a, b: a not in b}
+    for op, a, b in zip(ops, vals, vals[1:]):
+        if not table[type(op)](a, b):
+            return False
+    return True
+
+
+_BINOPS = {pyast.Add: lambda a, b: a + b, pyast.Sub: lambda a, b: a - b,
+           pyast.Mult: lambda a, b: a * b, pyast.FloorDiv: lambda a, b: a // b,
+           pyast.Mod: lambda a, b: a % b}

@@ -1,0 +1,161 @@
+"""Short constant loops unrolled and constants folded (interpreter/codegen/unroll.py): the
+rewritten functions compute exactly what the original ones did."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from interpreter.codegen.lines import Lines, Module
+from interpreter.codegen.unroll import unroll_and_fold
+
+KNOWN = {"K_GOODS": [0, 1, 2, 3], "K_RES": [0, 1, 2], "A_dr": [0, 1, 1, 1], "A_dc": [1, 0, 1, -1],
+         "K_BIG": list(range(20)), "A_names": ["a", "b", "c", "d"], "K_LISTS": [[1], [2]]}
+
+
+def _rewrite(src: str) -> str:
+    lines = Lines()
+    for raw in src.strip("\n").splitlines():
+        stripped = raw.lstrip(" ")
+        lines.add((len(raw) - len(stripped)) // 4, stripped, None)
+    m = Module()
+    m.add_lines(unroll_and_fold(lines, KNOWN))
+    return m.source()
+
+
+def _fn(src, name="f"):
+    ns = dict(KNOWN)
+    exec(src, ns)
+    return ns[name]
+
+
+def _same(src, args_list):
+    new = _rewrite(src)
+    f, g = _fn(src), _fn(new)
+    for args in args_list:
+        try:
+            want = ("ok", f(*args))
+        except Exception as e:  # noqa: BLE001
+            want = ("raise", type(e))
+        try:
+            got = ("ok", g(*args))
+        except Exception as e:  # noqa: BLE001
+            got = ("raise", type(e))
+        assert got == want, (args, new)
+    return new
+
+
+SEARCH = """
+def f(v, e):
+    q = True
+    for g in K_GOODS:
+        if not (v[g] - (1 if g in K_RES else 0) + (5 if g == e else 0) >= 0):
+            q = False; break
+    else:
+        q = 'all'
+    return q
+"""
+
+
+def test_a_search_becomes_an_if_chain_with_the_same_answers():
+    cases = [([a, b, c, d], e) for a, b, c, d in itertools.product([0, 1], repeat=4) for e in (None, 0, 3)]
+    new = _same(SEARCH, cases)
+    assert "for g in" not in new and "elif" in new
+    assert "in K_RES" not in new and "g ==" not in new          # folded per value
+
+
+FILTER = """
+def f(v):
+    n = 0
+    for k in range(0, 5):
+        if not (v[k] > A_dr[k % 4]): continue
+        n += k * 10 + A_dc[k % 4]
+    return n
+"""
+
+
+def test_a_filter_is_unrolled_and_tables_read_by_constants_are_folded():
+    new = _same(FILTER, [([a, b, c, d, e],) for a, b, c, d, e in itertools.product([0, 1, 2], repeat=5)])
+    assert "A_dr" not in new and "A_dc" not in new and "range" not in new
+
+
+def test_plain_body_and_an_error_is_still_raised_at_run_time():
+    src = """
+def f(v):
+    out = []
+    for g in K_RES:
+        out.append(v[g] // (g - 1) if v[g] else A_names[g])
+    return out
+"""
+    new = _same(src, [([0, 0, 0],), ([1, 0, 1],), ([0, 1, 0],)])   # 1 // 0 raises for g == 1
+    assert "ZeroDivisionError" not in new
+
+
+@pytest.mark.parametrize("src", [
+    # the variable is read after the loop: Python leaves it bound, so the loop stays
+    """
+def f(v):
+    for g in K_RES:
+        if v[g]:
+            break
+    return g
+""",
+    # too many values
+    """
+def f(v):
+    n = 0
+    for g in K_BIG:
+        n += v[g % 3]
+    return n
+""",
+    # a continue in the middle
+    """
+def f(v):
+    n = 0
+    for g in K_RES:
+        n += 1
+        if v[g]:
+            continue
+        n += 10
+    return n
+""",
+    # values that are not numbers or names
+    """
+def f(v):
+    n = 0
+    for g in K_LISTS:
+        n += len(g)
+    return n
+""",
+])
+def test_loops_that_cannot_be_unrolled_stay(src):
+    new = _same(src, [([0, 1, 0],), ([1, 1, 1],), ([0, 0, 0],)])
+    assert "for g in" in new
+
+
+def test_jumps_of_inner_loops_belong_to_them():
+    src = """
+def f(v):
+    n = 0
+    for g in K_RES:
+        for x in v:
+            if x == g:
+                break
+            n += 1
+    return n
+"""
+    new = _same(src, [([0, 1, 2],), ([2, 2],), ([],)])
+    assert "for g in" not in new and "for x in v" in new
+
+
+def test_short_circuits_keep_unevaluated_parts_unevaluated():
+    src = """
+def f(v):
+    r = []
+    for g in K_RES:
+        r.append(g == 1 and v[9] or (g > 1 or v[8]) and A_names[g])
+    return r
+"""
+    # v[8] and v[9] raise IndexError only where the original would evaluate them
+    _same(src, [([1, 2, 3],), (list(range(10)),)])
