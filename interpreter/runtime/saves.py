@@ -9,6 +9,9 @@ from . import state as st
 from .values import _copy, _default_for
 
 
+_new_state = object.__new__
+
+
 class StateError(Exception):
     """A saved state or log that cannot be loaded, and why."""
 
@@ -50,9 +53,13 @@ class Saves:
             return [_copy(_default_for(t.value)) for _ in range(vs.size)]
         return vs.init
 
-    def _make_clone(self):
-        """A specialised copy function for this layout (no deepcopy on the hot path)."""
+    def _make_clone(self, strict: bool = False):
+        """A specialised copy function for this layout (no deepcopy on the hot path): the
+        slots unpacked into locals, lists copied with `.copy()`, nested ones with map. The
+        strict one (for `load`) copies by slicing, which refuses anything but lists
+        (a TypeError) where `.copy()` would also copy a dict."""
         parts = []
+        names = [f"a{i}" for i in range(len(self.vars))]
         for i, vs in enumerate(self.vars):
             depth = 0
             if vs.kind in ("grid", "cell_attr", "zone", "map", "known"):
@@ -61,24 +68,29 @@ class Saves:
                 depth += 1
             if vs.per_player:
                 depth += 1
+            a = names[i]
             if depth == 0:
-                parts.append(f"v[{i}]")
+                parts.append(a)
+            elif strict:
+                parts.append(f"{a}[:]" if depth == 1 else f"[x[:] for x in {a}]" if depth == 2
+                             else f"[[y[:] for y in x] for x in {a}]")
             elif depth == 1:
-                parts.append(f"v[{i}][:]")
+                parts.append(f"{a}.copy()")
             elif depth == 2:
-                parts.append(f"[x[:] for x in v[{i}]]")
+                parts.append(f"list(map(_copy_list, {a}))")
             else:
-                parts.append(f"[[y[:] for y in x] for x in v[{i}]]")
-        src = "def clone_v(v):\n    return [" + ", ".join(parts) + "]\n"
-        ns: dict = {}
+                parts.append(f"[list(map(_copy_list, x)) for x in {a}]")
+        unpack = f"    {', '.join(names)}, = v\n" if names else ""
+        src = "def clone_v(v):\n" + unpack + "    return [" + ", ".join(parts) + "]\n"
+        ns: dict = {"_copy_list": list.copy}
         exec(src, ns)
         return ns["clone_v"]
 
     def clone(self, s):
-        c = st.State()
+        c = _new_state(st.State)         # every slot is set below: no __init__ to run
         c.v = self._clone_v(s.v)
-        c.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in s.stack]
-        c.pending = list(s.pending) if s.pending is not None else None
+        c.stack = [[unit, block, local.copy(), me] for unit, block, local, me in s.stack]
+        c.pending = s.pending.copy() if s.pending is not None else None
         c.cache = s.cache
         c.rng = s.rng
         c.phase = s.phase
@@ -120,7 +132,7 @@ class Saves:
             bad("its pending decision is malformed")
         s = st.State()
         try:
-            s.v = self._clone_v(v)
+            s.v = self._make_clone(strict=True)(v)
         except (TypeError, IndexError):
             bad("its variables do not match the rules' layout")
         s.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in stack]
