@@ -23,6 +23,43 @@ def test_hall_condition_agrees_with_the_search_of_every_way_to_pay():
         assert _payments(groups, values, True) == bool(ways), (groups, values)
 
 
+def _every_way(groups, values):
+    """Every way to pay, unit by unit, with no shortcut: the reference for _payments."""
+    found = set()
+
+    def group(g, left, spend):
+        if g == len(groups):
+            found.add(tuple(spend))
+            return
+        q, sources = groups[g]
+
+        def share(q, j, left, spend):
+            if q == 0:
+                group(g + 1, left, spend)
+                return
+            if j == len(sources):
+                return
+            c = sources[j]
+            for a in range(min(q, left[c]) + 1):
+                share(q - a, j + 1, left[:c] + [left[c] - a] + left[c + 1:],
+                      spend[:c] + [spend[c] + a] + spend[c + 1:])
+        share(q, 0, left, spend)
+    group(0, list(values), [0] * len(values))
+    return sorted(found, reverse=True)
+
+
+def test_the_ways_to_pay_are_every_way_and_each_once():
+    rng = random.Random(7)
+    for _ in range(3000):
+        n = rng.randint(1, 5)
+        values = [rng.randint(0, 4) for _ in range(n)]
+        groups = [(rng.randint(1, 4), rng.sample(range(n), rng.randint(0, n)))
+                  for _ in range(rng.randint(0, 10))]           # more than _HALL_GROUPS too
+        ways = _every_way(groups, values)
+        assert _payments(groups, values, False) == ways, (groups, values)
+        assert _payments(groups, values, True) == bool(ways), (groups, values)
+
+
 def test_hall_condition_on_a_case_the_quick_answers_miss():
     # 2 red from red or coins, 1 blue from coins only: 1 red, 2 coins is enough (red, coin,
     # coin); 0 red, 2 coins is not

@@ -220,40 +220,37 @@ def _payments(groups, values, check_only):
             return False
         if len(groups) <= _HALL_GROUPS:
             return _hall(groups, values)
-    found = set()
-    left = list(values)
-    spend = [0] * n
-
-    def fill(g):
-        if g == len(groups):
-            found.add(tuple(spend))
-            return check_only
-        q, sources = groups[g]
-        return split(g, q, sources, 0)
-
-    def split(g, q, sources, j):
-        if q == 0:
-            return fill(g + 1)
-        if j == len(sources):
-            return False
-        c = sources[j]
-        top = min(q, left[c])
-        # the last source must take all that is left
-        low = q if j == len(sources) - 1 else 0
-        for a in range(top, low - 1, -1):
-            left[c] -= a
-            spend[c] += a
-            done = split(g, q - a, sources, j + 1)
-            left[c] += a
-            spend[c] -= a
-            if done:
-                return True
-        return False
-
-    ok = fill(0)
+    # every way, group by group: the distinct amounts spent so far (ways that spend the same
+    # from each counter are one way, so each is carried on once, not once per path to it)
+    states = {(0,) * n}
+    for q, sources in groups:
+        nxt = set()
+        for spend in states:
+            for amounts in _splits(q, [values[c] - spend[c] for c in sources]):
+                sp = list(spend)
+                for c, a in zip(sources, amounts):
+                    sp[c] += a
+                nxt.add(tuple(sp))
+        if not nxt:
+            return False if check_only else []
+        states = nxt
     if check_only:
-        return bool(ok) or bool(found)
-    return sorted(found, reverse=True)
+        return True
+    return sorted(states, reverse=True)
+
+
+def _splits(q, caps):
+    """Every way to take q units from counters holding caps: tuples of amounts, one per counter."""
+    if not caps:
+        return [()] if q == 0 else []
+    if len(caps) == 1:
+        return [(q,)] if q <= caps[0] else []
+    out = []
+    rest = sum(caps[1:])
+    for a in range(max(0, q - rest), min(q, caps[0]) + 1):
+        for tail in _splits(q - a, caps[1:]):
+            out.append((a,) + tail)
+    return out
 
 
 # everything the generated code may call
