@@ -14,6 +14,9 @@ from .moves import IllegalMove
 from .values import format_value
 
 
+_MASK64 = st.MASK64
+
+
 class Chance:
     """Part of `Game` (game.py): uses its `prog`, `sites`, `_site_funcs`, `_site_keys`,
     `is_chance` and `_run`."""
@@ -92,9 +95,25 @@ class Chance:
         self._run(s)
 
     def step_chance(self, s) -> int:
-        """Resolve a chance event from the seed; returns the outcome."""
-        o = self.sample_chance(s)
-        s.stack[-1][2][self._site_keys[s.pending[0]]] = o
+        """Resolve a chance event from the seed; returns the outcome (the same as
+        sample_chance then apply_chance, in one pass for a draw)."""
+        pending = s.pending
+        if pending is None or pending[1] != -1:
+            raise IllegalMove("chance", "this is not a chance event")
+        site = pending[0]
+        F = s.stack[-1]
+        key = self._site_keys[site]
+        if key == "@o":
+            # a draw: splitmix64 (state.rng_next) written out, then the kind as in sample_chance
+            cum = list(accumulate(self._site_funcs[site](s, F)))
+            x = (s.rng + 0x9E3779B97F4A7C15) & _MASK64
+            s.rng = x
+            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
+            o = bisect_right(cum, (x ^ (x >> 31)) % cum[-1])
+        else:
+            o = self.sample_chance(s)
+        F[2][key] = o
         s.pending = None
         s.cache = None
         self._run(s)

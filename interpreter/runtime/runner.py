@@ -39,9 +39,9 @@ class Runner:
                             F[1] = r
                             self._endless(stack)
                         r = blocks[r](s, F)
-                    if r == RET:
+                    if r == -1:                 # RET (literals: no global lookup per block)
                         stack.pop()
-                    elif r == SUSPEND:
+                    elif r == -2:               # SUSPEND
                         return
                     budget -= 1              # a call: the callee's frame is on top
                     if budget < 0:
