@@ -71,3 +71,15 @@ def assert_save_and_load_continue_identically(game, seed, cut_range):
     random_moves(game, loaded, random.Random(seed + 99))
     assert game.dump(s) == game.dump(loaded)
     assert game.scores(s) == game.scores(loaded)
+
+
+def rewrite_source(src: str, transform) -> str:
+    """Python source (4-space indents) through a codegen pass on Lines, back as source."""
+    from interpreter.codegen.lines import Lines, Module
+    lines = Lines()
+    for raw in src.strip("\n").splitlines():
+        stripped = raw.lstrip(" ")
+        lines.add((len(raw) - len(stripped)) // 4, stripped, None)
+    m = Module()
+    m.add_lines(transform(lines))
+    return m.source()

@@ -2,18 +2,12 @@
 at the place and under the conditions where the original code computed them."""
 
 from interpreter.codegen.invariants import cache_loop_invariants
-from interpreter.codegen.lines import Lines, Module
 from interpreter.runtime.helpers import HELPERS
+from rules_helpers import rewrite_source
 
 
 def _rewrite(src: str) -> str:
-    lines = Lines()
-    for raw in src.strip("\n").splitlines():
-        stripped = raw.lstrip(" ")
-        lines.add((len(raw) - len(stripped)) // 4, stripped, None)
-    m = Module()
-    m.add_lines(cache_loop_invariants(lines))
-    return m.source()
+    return rewrite_source(src, cache_loop_invariants)
 
 
 def _run(src: str, name: str, *args, calls=None):

@@ -7,21 +7,15 @@ import itertools
 
 import pytest
 
-from interpreter.codegen.lines import Lines, Module
 from interpreter.codegen.unroll import unroll_and_fold
+from rules_helpers import rewrite_source
 
 KNOWN = {"K_GOODS": [0, 1, 2, 3], "K_RES": [0, 1, 2], "A_dr": [0, 1, 1, 1], "A_dc": [1, 0, 1, -1],
          "K_BIG": list(range(20)), "A_names": ["a", "b", "c", "d"], "K_LISTS": [[1], [2]]}
 
 
 def _rewrite(src: str) -> str:
-    lines = Lines()
-    for raw in src.strip("\n").splitlines():
-        stripped = raw.lstrip(" ")
-        lines.add((len(raw) - len(stripped)) // 4, stripped, None)
-    m = Module()
-    m.add_lines(unroll_and_fold(lines, KNOWN))
-    return m.source()
+    return rewrite_source(src, lambda lines: unroll_and_fold(lines, KNOWN))
 
 
 def _fn(src, name="f"):

@@ -11,13 +11,19 @@ from interpreter.runtime.helpers import RulesRuntimeError, _hall, _payments
 from rules_helpers import write
 
 
-def test_hall_condition_agrees_with_the_search_of_every_way_to_pay():
-    rng = random.Random(1)
-    for _ in range(5000):
+def _random_costs(seed, cases, least_ways, groups):
+    """(groups, values) of random payments: up to 5 counters, each group a few units with
+    `least_ways`.. ways to pay them, between 1 and `groups` groups."""
+    rng = random.Random(seed)
+    for _ in range(cases):
         n = rng.randint(1, 5)
         values = [rng.randint(0, 4) for _ in range(n)]
-        groups = [(rng.randint(1, 4), rng.sample(range(n), rng.randint(1, n)))
-                  for _ in range(rng.randint(1, 4))]
+        yield [(rng.randint(1, 4), rng.sample(range(n), rng.randint(least_ways, n)))
+               for _ in range(rng.randint(1, groups))], values
+
+
+def test_hall_condition_agrees_with_the_search_of_every_way_to_pay():
+    for groups, values in _random_costs(1, 5000, 1, 4):
         ways = _payments(groups, values, False)
         assert _hall(groups, values) == bool(ways), (groups, values)
         assert _payments(groups, values, True) == bool(ways), (groups, values)
@@ -49,12 +55,7 @@ def _every_way(groups, values):
 
 
 def test_the_ways_to_pay_are_every_way_and_each_once():
-    rng = random.Random(7)
-    for _ in range(3000):
-        n = rng.randint(1, 5)
-        values = [rng.randint(0, 4) for _ in range(n)]
-        groups = [(rng.randint(1, 4), rng.sample(range(n), rng.randint(0, n)))
-                  for _ in range(rng.randint(0, 10))]           # more than _HALL_GROUPS too
+    for groups, values in _random_costs(7, 3000, 0, 10):        # more than _HALL_GROUPS too
         ways = _every_way(groups, values)
         assert _payments(groups, values, False) == ways, (groups, values)
         assert _payments(groups, values, True) == bool(ways), (groups, values)

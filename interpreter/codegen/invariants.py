@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import ast as pyast
 
-from .lines import Lines
+from .lines import Lines, each_function, parse_function
 
 # calls whose result depends on their arguments and the (unchanging) state only; none returns
 # an iterator, which a second use would find consumed
@@ -42,31 +42,15 @@ SENTINEL = "_UNSET"
 
 def cache_loop_invariants(lines: Lines) -> Lines:
     """Every function of `lines` (top-level `def`s) with its loop-invariant expressions cached."""
-    out = Lines()
-    func: list = []
-    for item in lines.items:
-        if item[0] == 0 and func:
-            _one(func, out)
-            func = []
-        func.append(item)
-    if func:
-        _one(func, out)
-    return out
+    return each_function(lines, _one)
 
 
 def _one(func: list, out: Lines):
-    if not func[0][1].startswith("def "):
+    fn = parse_function(func)
+    if fn is None:
         for item in func:
             out.add(*item)
         return
-    src = "\n".join("    " * ind + text for ind, text, _ in func)
-    try:
-        tree = pyast.parse(src)
-    except SyntaxError:             # never expected; leave the function as it was
-        for item in func:
-            out.add(*item)
-        return
-    fn = tree.body[0]
     finder = _Finder(_mutated(fn))
     finder.function(fn)
     if not finder.edits:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 
 
@@ -42,6 +43,32 @@ class Module:
         return "\n".join(self.lines) + "\n"
 
 
+def each_function(lines: Lines, rewrite) -> Lines:
+    """`lines` with `rewrite(func, out)` applied to each top-level function: func is the
+    function's items from its `def` line on; rewrite adds what it makes of them to out."""
+    out = Lines()
+    func: list = []
+    for item in lines.items:
+        if item[0] == 0 and func:
+            rewrite(func, out)
+            func = []
+        func.append(item)
+    if func:
+        rewrite(func, out)
+    return out
+
+
+def parse_function(func: list):
+    """The Python syntax tree of one function's items, or None (not a function, or text the
+    parser refuses, never expected: such a function is left as it is)."""
+    if not func[0][1].startswith("def "):
+        return None
+    try:
+        return pyast.parse("\n".join("    " * ind + text for ind, text, _ in func)).body[0]
+    except SyntaxError:
+        return None
+
+
 # a string literal (left alone) or a read of a state variable's slot
 _STR_OR_SLOT = re.compile(r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")|\bV\[(\d+)\]""")
 
@@ -53,16 +80,7 @@ def hoist_slot_reads(lines: Lines) -> Lines:
     The state's top-level list is only ever indexed, and such a function runs while nothing
     is assigned, so the slot's value cannot change under it.
     """
-    out = Lines()
-    func: list = []
-    for item in lines.items:
-        if item[0] == 0 and func:
-            _hoist_one(func, out)
-            func = []
-        func.append(item)
-    if func:
-        _hoist_one(func, out)
-    return out
+    return each_function(lines, _hoist_one)
 
 
 def _hoist_one(func: list, out: Lines):

@@ -26,7 +26,7 @@ from __future__ import annotations
 import ast as pyast
 import copy
 
-from .lines import Lines
+from .lines import Lines, each_function, parse_function
 
 _MAX_ITEMS = 8
 _MAX_NODES = 4000          # the body's nodes times the values: no more code than this
@@ -36,27 +36,12 @@ _SCALARS = (int, bool, str, type(None))
 def unroll_and_fold(lines: Lines, known: dict) -> Lines:
     """Every function of `lines` with its short constant loops unrolled and constants folded;
     `known` maps global names to their fixed values."""
-    out = Lines()
-    func: list = []
-    for item in lines.items:
-        if item[0] == 0 and func:
-            _one(func, out, known)
-            func = []
-        func.append(item)
-    if func:
-        _one(func, out, known)
-    return out
+    return each_function(lines, lambda func, out: _one(func, out, known))
 
 
 def _one(func: list, out: Lines, known: dict):
-    if not func[0][1].startswith("def "):
-        for item in func:
-            out.add(*item)
-        return
-    src = "\n".join("    " * ind + text for ind, text, _ in func)
-    try:
-        fn = pyast.parse(src).body[0]
-    except SyntaxError:             # never expected; leave the function as it was
+    fn = parse_function(func)
+    if fn is None:
         for item in func:
             out.add(*item)
         return
