@@ -24,8 +24,8 @@ def _run(src: str, name: str, *args, calls=None):
 
 ORIGINAL = """
 def G(V, me, out):
-    for a in [0, 1, 2]:
-        for b in [0, 1, 2, 3]:
+    for a in range(0, 3):
+        for b in range(0, 4):
             if not (V[1][me] + D_price(V, me, 0) > a + b): continue
             if not (b == 0 or D_price(V, me, b) > V[1][me] * 10 + a): continue
             out.append((a, b))
@@ -93,6 +93,20 @@ def G(V, me, out):
         pass
     else:
         raise AssertionError("the IndexError of the original code was lost")
+
+
+def test_values_of_an_inner_loop_over_anything_but_numbers_are_not_dict_keys():
+    src = """
+def G(V, me, out):
+    for a in range(0, 2):
+        for cells in V[2]:
+            out.append(D_price(V, me, len(cells)))
+"""
+    new = _rewrite(src)
+    assert "setdefault" not in new
+    out = []
+    _run(new, "G", [[5, 6, 7], 0, [[1], [1, 2]]], 0, out)
+    assert out == [12, 14, 12, 14]
 
 
 def test_nested_caches_and_line_count():

@@ -132,6 +132,15 @@ def _inner_loops(loop):
     return out
 
 
+def _scalar_values(it) -> bool:
+    """Does the loop walk numbers (a dict key each)? Parameter domains, the values of a type,
+    cells, players, ranges and the kinds in a pile do; a list of anything else may not."""
+    if isinstance(it, pyast.Name):
+        return it.id.startswith(("_dom", "VALS_", "CELLS_")) or it.id == "PLAYERS"
+    return isinstance(it, pyast.Call) and isinstance(it.func, pyast.Name) \
+        and it.func.id in ("range", "_distinct_counts")
+
+
 def _binds(node, name: str) -> int:
     return sum(1 for n in pyast.walk(node)
                if isinstance(n, pyast.Name) and n.id == name and not isinstance(n.ctx, pyast.Load))
@@ -185,7 +194,7 @@ class _Finder:
         # one value per value of that variable, remembered while this loop runs
         for inner in _inner_loops(loop):
             t = inner.target
-            if isinstance(t, pyast.Name) and _binds(loop, t.id) == 1:
+            if isinstance(t, pyast.Name) and _binds(loop, t.id) == 1 and _scalar_values(inner.iter):
                 memo: dict[str, str] = {}
                 for st in inner.body:
                     self._claim(st, bound - {t.id}, t.id, memo)
