@@ -134,9 +134,9 @@ class _Rewriter:
     def expr(self, e):
         if e is None:
             return None
-        before = pyast.dump(e)
+        self.folder.changed = False
         new = self.folder.visit(copy.deepcopy(e))
-        if pyast.dump(new) != before:
+        if self.folder.changed:
             self.changed = True
             return new
         return e
@@ -252,6 +252,13 @@ class _Folder(pyast.NodeTransformer):
 
     def __init__(self, consts: dict):
         self.consts = consts
+        self.changed = False          # did a visit replace any node?
+
+    def visit(self, node):
+        new = super().visit(node)
+        if new is not node:
+            self.changed = True
+        return new
 
     def _value(self, node):
         """(True, value) for a known node, else (False, None)."""
