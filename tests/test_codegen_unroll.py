@@ -153,3 +153,13 @@ def f(v):
 """
     # v[8] and v[9] raise IndexError only where the original would evaluate them
     _same(src, [([1, 2, 3],), (list(range(10)),)])
+
+
+def test_functions_too_deep_or_too_large_for_the_passes_are_left_as_they_are():
+    from interpreter.codegen.lines import MAX_REWRITE_NODES, parse_function
+    deep = "(" * 300 + "1" + ")" * 300                 # beyond Python's parser: left alone
+    assert parse_function([(0, "def f():", None), (1, "return " + deep, None)]) is None
+    big = " + ".join(["x"] * (MAX_REWRITE_NODES // 2))
+    assert parse_function([(0, "def f(x):", None), (1, "return " + big, None)]) is None
+    src = "def f(x):\n    for g in K_RES:\n        x += " + " + ".join(["g"] * (MAX_REWRITE_NODES // 2)) + "\n    return x\n"
+    assert "for g in K_RES" in _rewrite(src)

@@ -58,15 +58,27 @@ def each_function(lines: Lines, rewrite) -> Lines:
     return out
 
 
+# the largest function (in syntax-tree nodes) the rewriting passes look at: their work grows
+# faster than a function's size, and a rules file may be written to make one huge
+MAX_REWRITE_NODES = 20_000
+
+
 def parse_function(func: list):
-    """The Python syntax tree of one function's items, or None (not a function, or text the
-    parser refuses, never expected: such a function is left as it is)."""
+    """The Python syntax tree of one function's items, or None: not a function, too large,
+    or text Python's parser refuses (nested too deep, say; the module's compile then reports
+    it): such a function is left as it is."""
     if not func[0][1].startswith("def "):
         return None
     try:
-        return pyast.parse("\n".join("    " * ind + text for ind, text, _ in func)).body[0]
-    except SyntaxError:
+        fn = pyast.parse("\n".join("    " * ind + text for ind, text, _ in func)).body[0]
+    except (SyntaxError, RecursionError, MemoryError):
         return None
+    nodes = 0
+    for _ in pyast.walk(fn):
+        nodes += 1
+        if nodes > MAX_REWRITE_NODES:
+            return None
+    return fn
 
 
 # a string literal (left alone) or a read of a state variable's slot
