@@ -277,51 +277,41 @@ class _Folder(pyast.NodeTransformer):
             return pyast.copy_location(pyast.Constant(value), like)
         return None
 
+    def _computed(self, node, compute):
+        """The constant compute() gives in place of node (node itself when it is not a plain
+        value, or when computing raises: that is left to raise at run time)."""
+        try:
+            v = compute()
+        except Exception:  # noqa: BLE001
+            return node
+        return self._const(v, node) or node
+
     def visit_Subscript(self, node):
         self.generic_visit(node)
-        ok1, obj = self._value(node.value)
-        ok2, key = self._value(node.slice)
+        (ok1, obj), (ok2, key) = self._value(node.value), self._value(node.slice)
         if ok1 and ok2 and isinstance(node.ctx, pyast.Load):
-            try:
-                v = obj[key]
-            except Exception:  # noqa: BLE001 (left to raise at run time)
-                return node
-            return self._const(v, node) or node
+            return self._computed(node, lambda: obj[key])
         return node
 
     def visit_Compare(self, node):
         self.generic_visit(node)
-        parts = [node.left] + node.comparators
-        vals = [self._value(p) for p in parts]
+        vals = [self._value(p) for p in [node.left] + node.comparators]
         if all(ok for ok, _ in vals):
-            try:
-                v = _compare(node.ops, [x for _, x in vals])
-            except Exception:  # noqa: BLE001
-                return node
-            return self._const(v, node) or node
+            return self._computed(node, lambda: _compare(node.ops, [x for _, x in vals]))
         return node
 
     def visit_BinOp(self, node):
         self.generic_visit(node)
         (ok1, a), (ok2, b) = self._value(node.left), self._value(node.right)
         if ok1 and ok2 and isinstance(a, (int, bool)) and isinstance(b, (int, bool)):
-            try:
-                v = _BINOPS[type(node.op)](a, b)
-            except Exception:  # noqa: BLE001
-                return node
-            return self._const(v, node) or node
+            return self._computed(node, lambda: _BINOPS[type(node.op)](a, b))
         return node
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         ok, a = self._value(node.operand)
         if ok and isinstance(a, _SCALARS):
-            try:
-                v = {pyast.Not: lambda x: not x, pyast.USub: lambda x: -x,
-                     pyast.UAdd: lambda x: +x}[type(node.op)](a)
-            except Exception:  # noqa: BLE001
-                return node
-            return self._const(v, node) or node
+            return self._computed(node, lambda: _UNARY[type(node.op)](a))
         return node
 
     def visit_BoolOp(self, node):
@@ -361,6 +351,7 @@ def _compare(ops, vals):
     return True
 
 
+_UNARY = {pyast.Not: lambda x: not x, pyast.USub: lambda x: -x, pyast.UAdd: lambda x: +x}
 _BINOPS = {pyast.Add: lambda a, b: a + b, pyast.Sub: lambda a, b: a - b,
            pyast.Mult: lambda a, b: a * b, pyast.FloorDiv: lambda a, b: a // b,
            pyast.Mod: lambda a, b: a % b}
