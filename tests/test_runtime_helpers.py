@@ -59,6 +59,8 @@ def test_the_ways_to_pay_are_every_way_and_each_once():
         ways = _every_way(groups, values)
         assert _payments(groups, values, False) == ways, (groups, values)
         assert _payments(groups, values, True) == bool(ways), (groups, values)
+        # without the two quickest answers (a PAY_ function gives them itself): still exact
+        assert _payments(groups, values, True, True) == bool(ways), (groups, values)
 
 
 def test_hall_condition_on_a_case_the_quick_answers_miss():

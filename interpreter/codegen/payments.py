@@ -31,7 +31,8 @@ class PaymentCompiler:
         lines.add(1, "if check_only:")
         lines.add(2, "if len(cost) > sum(values): return False")
         first = pi.rules[0] if pi.rules else None
-        if first is not None and first.rule.cond is None and first.rule.when is None:
+        first_ways = first is not None and first.rule.cond is None and first.rule.when is None
+        if first_ways:
             key = eg.gen(first.rule.source.index, {first.binder: "l_u"}) if first.keyed else None
             lines.add(2, f"need = [0] * {len(pi.counters)}")
             lines.add(2, f"for l_u in cost: need[{self._counter_index(pi, first.var, key)}] += 1")
@@ -51,7 +52,7 @@ class PaymentCompiler:
             lines.add(3, "if _i not in src: src.append(_i)")
             del base
         lines.add(2, "groups.append((q, src))")
-        lines.add(1, "return _payments(groups, values, check_only)")
+        lines.add(1, f"return _payments(groups, values, check_only{', True' if first_ways else ''})")
         lines.add(0, f"def SPEND_{pi.name}(V, me, spend):", pi.decl.span)
         for j, (vi, k) in enumerate(pi.counters):
             cell = f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else "")

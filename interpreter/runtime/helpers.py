@@ -181,22 +181,24 @@ def _hall(groups, values):
     return True
 
 
-def _payments(groups, values, check_only):
+def _payments(groups, values, check_only, first_ways_checked=False):
     """Ways to pay: groups is [(how many units, [counters that may pay for them])]; values the
     counters' current amounts. Returns the distinct spend vectors (tuples), or with check_only
-    whether there is at least one."""
+    whether there is at least one. `first_ways_checked`: the caller has already answered the
+    two quickest questions below (PAY_ functions do, before building any group)."""
     n = len(values)
     if check_only:
         # quick answers first: not enough in all, or each unit's first source enough alone
-        if sum(q for q, _ in groups) > sum(values):
-            return False
-        need = [0] * n
-        for q, sources in groups:
-            if not sources:
+        if not first_ways_checked:
+            if sum(q for q, _ in groups) > sum(values):
                 return False
-            need[sources[0]] += q
-        if all(need[i] <= values[i] for i in range(n)):
-            return True
+            need = [0] * n
+            for q, sources in groups:
+                if not sources:
+                    return False
+                need[sources[0]] += q
+            if all(need[i] <= values[i] for i in range(n)):
+                return True
         # each group in turn from its ways in order: a full assignment proves it payable
         left = list(values)
         for q, sources in groups:
