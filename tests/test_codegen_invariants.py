@@ -114,3 +114,22 @@ def test_nested_caches_and_line_count():
     # one line added before each loop that caches something, none elsewhere
     assert len(new.splitlines()) == len(ORIGINAL.strip().splitlines()) + 2
     compile(new, "<test>", "exec")
+
+
+def test_a_test_the_generator_already_remembers_per_value_is_not_remembered_twice():
+    src = """
+def G(V, me, out):
+    _seen1 = {}
+    for a in range(0, 2):
+        for b in range(0, 3):
+            _r = _seen1.get(b)
+            if _r is None:
+                _r = _seen1[b] = bool(D_price(V, me, b) > 2)
+            if not _r: continue
+            out.append((a, b))
+"""
+    new = _rewrite(src)
+    assert "setdefault" not in new
+    out = []
+    _run(new, "G", [[1, 2, 3], 0], 0, out)
+    assert out == [(0, 1), (0, 2), (1, 1), (1, 2)]

@@ -293,7 +293,8 @@ class ExprGen:
         env = {}
         binds = []
         for (name, _), src in zip(params, srcs):
-            if uses[name] > 1 and not _DUPLICABLE.fullmatch(src):
+            cheap = _DUPLICABLE.fullmatch(src)
+            if uses[name] > 1 and not cheap:
                 if self._no_binding:
                     return None
                 self._tmp += 1
@@ -301,7 +302,7 @@ class ExprGen:
                 binds.append(f"({var} := {src})")
                 env[name] = var
                 continue
-            env[name] = src if _SIMPLE.fullmatch(src) or _DUPLICABLE.fullmatch(src) else f"({src})"
+            env[name] = src if cheap else f"({src})"
         self._inline_depth += 1
         try:
             body = render(env)

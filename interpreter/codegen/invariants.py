@@ -2,8 +2,9 @@
 
 In a legal-move generator, a `def` or a choice filter, the state is fixed while the function
 runs, so an expression inside a loop that reads nothing the loop changes has the same value
-on every pass. Lorenzo's placement generator, for instance, prices a family member's value
-(a long expression of the member alone) once for every action space it tries.
+on every pass. A generator of moves `place(w in workers, s in spaces)`, for instance, would
+otherwise price a worker (a long expression of the worker alone) once for every space it
+tries.
 
 Such an expression is rewritten to be computed the first time the loop reaches it and
 remembered until the loop is entered again:
@@ -132,6 +133,14 @@ def _inner_loops(loop):
     return out
 
 
+def _remembered(st) -> bool:
+    """`_r = _seen3[l_x] = <test>`: a legal-move generator already remembers that test per
+    value (codegen/moves.py, its lazy tests); remembering it again would be work twice."""
+    return isinstance(st, pyast.Assign) and any(
+        isinstance(t, pyast.Subscript) and isinstance(t.value, pyast.Name) and t.value.id.startswith("_seen")
+        for t in st.targets)
+
+
 def _scalar_values(it) -> bool:
     """Does the loop walk numbers (a dict key each)? Parameter domains, the values of a type,
     cells, players, ranges and the kinds in a pile do; a list of anything else may not."""
@@ -209,7 +218,7 @@ class _Finder:
     def _claim(self, node, bound, key, found):
         """Cache the largest worthy expressions under node that read nothing in `bound` (and,
         with a key variable, read it and call something)."""
-        if id(node) in self.claimed or isinstance(node, _OPAQUE):
+        if id(node) in self.claimed or isinstance(node, _OPAQUE) or _remembered(node):
             return
         if isinstance(node, pyast.expr) and isinstance(getattr(node, "ctx", pyast.Load()), pyast.Load):
             ok = self._pure(node, bound)

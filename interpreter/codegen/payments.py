@@ -42,7 +42,6 @@ class PaymentCompiler:
         lines.add(2, "src = []")
         for r in pi.rules:
             env = {r.binder: "l_u"}
-            base = r.rule.source.obj if r.keyed else r.rule.source
             key = eg.gen(r.rule.source.index, env) if r.keyed else None
             idx = self._counter_index(pi, r.var, key)
             conds = [eg.gen(c, env) for c in (r.rule.cond, r.rule.when) if c is not None]
@@ -50,7 +49,6 @@ class PaymentCompiler:
             lines.add(2, f"if {test}:", r.rule.span)
             lines.add(3, f"_i = {idx}")
             lines.add(3, "if _i not in src: src.append(_i)")
-            del base
         lines.add(2, "groups.append((q, src))")
         lines.add(1, f"return _payments(groups, values, check_only{', True' if first_ways else ''})")
         lines.add(0, f"def SPEND_{pi.name}(V, me, spend):", pi.decl.span)

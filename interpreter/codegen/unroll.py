@@ -1,16 +1,16 @@
 """Short loops over constant lists unrolled, and constant expressions folded, in functions that
 never change the state.
 
-A rules author writes `all(surplus(p, c, g) >= 0 for g in PAYABLE)` or `any(... for x in
+A rules author writes `all(left(p, g) >= 0 for g in GOODS)` or `any(... for d in
 Direction)`: a loop over a handful of values fixed when the rules are compiled. Inlined defs
-then test those values (`holding(p, g)` is `p.res[g] if g in RESOURCES else p.military if
-g == military ...`), so each pass of the loop evaluates a chain of conditions whose answer is
-known in advance. Here such a loop (at most _MAX_ITEMS values, of one of three shapes: a
+then test those values (`stock(p, g)` is `p.goods[g] if g in BASIC else p.gold if g == gold
+...`), so each pass of the loop evaluates a chain of conditions whose answer is known in
+advance. Here such a loop (at most _MAX_ITEMS values, of one of three shapes: a
 search that stops at the first hit, a filter that skips with `continue`, or a plain body) is
 written out once per value, the loop variable replaced by the value, and then every
 expression whose parts are all known is computed now:
 
-    for _cg_25 in K_PAYABLE:                       if not (V[18][l_p] - 0 >= ...):
+    for _cg_25 in K_GOODS:                         if not (V[18][l_p] - 0 >= ...):
         if not (<... _cg_25 == 4 ...>):      ->        _q_24 = False
             _q_24 = False; break                   elif not (...):
                                                        ...
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast as pyast
 import copy
+import operator
 
 from .lines import Lines, each_function, parse_function
 
@@ -341,17 +342,16 @@ class _Folder(pyast.NodeTransformer):
 
 
 def _compare(ops, vals):
-    import operator as o
-    table = {pyast.Eq: o.eq, pyast.NotEq: o.ne, pyast.Lt: o.lt, pyast.LtE: o.le, pyast.Gt: o.gt,
-             pyast.GtE: o.ge, pyast.Is: o.is_, pyast.IsNot: o.is_not,
-             pyast.In: lambda a, b: a in b, pyast.NotIn: lambda a, b: a not in b}
     for op, a, b in zip(ops, vals, vals[1:]):
-        if not table[type(op)](a, b):
+        if not _COMPARE[type(op)](a, b):
             return False
     return True
 
 
-_UNARY = {pyast.Not: lambda x: not x, pyast.USub: lambda x: -x, pyast.UAdd: lambda x: +x}
-_BINOPS = {pyast.Add: lambda a, b: a + b, pyast.Sub: lambda a, b: a - b,
-           pyast.Mult: lambda a, b: a * b, pyast.FloorDiv: lambda a, b: a // b,
-           pyast.Mod: lambda a, b: a % b}
+_COMPARE = {pyast.Eq: operator.eq, pyast.NotEq: operator.ne, pyast.Lt: operator.lt,
+            pyast.LtE: operator.le, pyast.Gt: operator.gt, pyast.GtE: operator.ge,
+            pyast.Is: operator.is_, pyast.IsNot: operator.is_not,
+            pyast.In: lambda a, b: a in b, pyast.NotIn: lambda a, b: a not in b}
+_UNARY = {pyast.Not: operator.not_, pyast.USub: operator.neg, pyast.UAdd: operator.pos}
+_BINOPS = {pyast.Add: operator.add, pyast.Sub: operator.sub, pyast.Mult: operator.mul,
+           pyast.FloorDiv: operator.floordiv, pyast.Mod: operator.mod}

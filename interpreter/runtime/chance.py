@@ -14,7 +14,13 @@ from .moves import IllegalMove
 from .values import format_value
 
 
-_MASK64 = st.MASK64
+def _draw(s, counts) -> int:
+    """A kind drawn from a stack's counts with the state's generator (advancing it): the first
+    kind whose running total passes the draw mod the total, as if walking the copies kind by
+    kind; kinds with no copy left are never chosen."""
+    s.rng, x = st.rng_next(s.rng)
+    cum = list(accumulate(counts))
+    return bisect_right(cum, x % cum[-1])
 
 
 class Chance:
@@ -56,11 +62,7 @@ class Chance:
             raise IllegalMove("chance", "this is not a chance event")
         counts = self._draw_counts(s)
         if counts is not None:
-            s.rng, x = st.rng_next(s.rng)
-            # the first kind whose running total passes x mod the total (as if walking the
-            # copies kind by kind); kinds with no copy left are never chosen
-            cum = list(accumulate(counts))
-            return bisect_right(cum, x % cum[-1])
+            return _draw(s, counts)
         dist = self._chance_dist(s)
         total = sum(n for _, n in dist)
         s.rng, x = st.rng_next(s.rng)
@@ -96,7 +98,7 @@ class Chance:
 
     def step_chance(self, s) -> int:
         """Resolve a chance event from the seed; returns the outcome (the same as
-        sample_chance then apply_chance, in one pass for a draw)."""
+        sample_chance then apply_chance, without checking its own draw again)."""
         pending = s.pending
         if pending is None or pending[1] != -1:
             raise IllegalMove("chance", "this is not a chance event")
@@ -104,13 +106,7 @@ class Chance:
         F = s.stack[-1]
         key = self._site_keys[site]
         if key == "@o":
-            # a draw: splitmix64 (state.rng_next) written out, then the kind as in sample_chance
-            cum = list(accumulate(self._site_funcs[site](s, F)))
-            x = (s.rng + 0x9E3779B97F4A7C15) & _MASK64
-            s.rng = x
-            x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-            x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK64
-            o = bisect_right(cum, (x ^ (x >> 31)) % cum[-1])
+            o = _draw(s, self._site_funcs[site](s, F))
         else:
             o = self.sample_chance(s)
         F[2][key] = o

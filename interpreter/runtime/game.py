@@ -68,8 +68,7 @@ class Game(Runner, Chance, MoveNames, Saves):
         ns = dict(HELPERS)
         ns["PLAYERS"] = list(range(self.num_players))
         ns["NP"] = self.num_players
-        from ..codegen.tables import all_tables
-        ns.update(all_tables(self.prog))
+        ns.update(compiled.tables)
         code = compile(src, self._filename, "exec")
         exec(code, ns)
         self.ns = ns
@@ -79,6 +78,7 @@ class Game(Runner, Chance, MoveNames, Saves):
         self._score = ns["SCORE"]
         self._spans = compiled.module.spans
         self._clone_v = self._make_clone()
+        self._load_v = self._make_clone(strict=True)
         # where a decision's answer is kept in its frame: '@m' for an action move (None
         # here), '@o' for a draw, the chosen variable's key otherwise
         self._site_keys = [None if si.kind == "act" else "@o" if si.kind == "chance" else si.var_key

@@ -18,7 +18,7 @@ class StateError(Exception):
 
 class Saves:
     """Part of `Game` (game.py): uses its identity (`name`, `modules`, `num_players`,
-    `fingerprint`), `vars`, `sites`, `_procs`, `_clone_v` and `_all_scores`."""
+    `fingerprint`), `vars`, `sites`, `_procs`, `_clone_v`, `_load_v` and `_all_scores`."""
 
     def _initial_vars(self) -> list:
         n = self.num_players
@@ -132,7 +132,7 @@ class Saves:
             bad("its pending decision is malformed")
         s = st.State()
         try:
-            s.v = self._make_clone(strict=True)(v)
+            s.v = self._load_v(v)
         except (TypeError, IndexError):
             bad("its variables do not match the rules' layout")
         s.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in stack]
