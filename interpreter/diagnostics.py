@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .ast import Span
+from .textsafe import safe, safe_line
 
 
 @dataclass
@@ -34,32 +35,60 @@ class SourceMap:
 
     def __init__(self):
         self.files: dict[str, str] = {}
+        self._lines: dict[str, list[str]] = {}     # split once per file, not per diagnostic
 
     def add(self, name: str, text: str) -> None:
         self.files[name] = text
+        self._lines.pop(name, None)
 
     def line(self, name: str, line: int) -> Optional[str]:
         text = self.files.get(name)
         if text is None or line < 1:
             return None
-        lines = text.splitlines()
+        lines = self._lines.get(name)
+        if lines is None:
+            lines = self._lines[name] = text.splitlines()
         return lines[line - 1] if line <= len(lines) else None
+
+
+def _shown(src: str, col: int, width: int) -> tuple[str, str]:
+    """The source line as printed (tabs as spaces, control characters as escapes) and the
+    caret line under columns col..col+width-1 of the original, at their printed places."""
+    shown, at, end = [], [], 0
+    for ch in src:
+        at.append(end)
+        piece = " " * (4 - end % 4) if ch == "\t" else safe_line(ch)
+        shown.append(piece)
+        end += len(piece)
+    start = at[col - 1] if 0 < col <= len(at) else end + max(0, col - 1 - len(at))
+    stop = at[col - 1 + width] if col - 1 + width < len(at) else max(end, start + 1)
+    line = "".join(shown)
+    if end > _LONG_LINE:             # a window around the column, not the whole line
+        lo = max(0, min(start - _LONG_LINE // 2, end - _LONG_LINE))
+        line = ("..." if lo else "") + line[lo:lo + _LONG_LINE] + ("..." if lo + _LONG_LINE < end else "")
+        start -= lo - (3 if lo else 0)
+        stop -= lo - (3 if lo else 0)
+    return line, " " * start + "^" + "~" * max(0, min(stop - start, 60) - 1)
+
+
+_LONG_LINE = 160          # printed characters of a source line beyond which only a window is shown
 
 
 def render(d: Diagnostic, sources: Optional[SourceMap] = None) -> str:
     s = d.span
-    out = [f"{s.file}:{s.line}:{s.col}: {d.severity}[{d.code}]: {d.message}"]
+    out = [f"{safe_line(str(s.file))}:{s.line}:{s.col}: {d.severity}[{d.code}]: {safe(d.message)}"]
     src = sources.line(s.file, s.line) if sources else None
     if src is not None:
-        out.append("    " + src.rstrip())
         width = 1
         if s.end_line == s.line and s.end_col > s.col:
             width = s.end_col - s.col
-        out.append("    " + " " * (s.col - 1) + "^" + "~" * max(0, min(width, 60) - 1))
+        line, caret = _shown(src.rstrip(), s.col, width)
+        out.append("    " + line)
+        out.append("    " + caret)
     if d.hint:
-        out.append(f"  hint: {d.hint}")
+        out.append(f"  hint: {safe(d.hint)}")
     for span, text in d.notes:
-        out.append(f"  note: {span}: {text}")
+        out.append(f"  note: {safe_line(str(span))}: {safe(text)}")
     return "\n".join(out)
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from .textsafe import safe_line
+
 _HERE = Path(__file__).resolve().parent
 
 
@@ -36,17 +38,28 @@ def bundled_games() -> list[str]:
 
 
 def find_rules(spec: str) -> Path:
-    """A bundled game's short name, or a path to a .regola file or a game directory."""
+    """A bundled game's short name, or a path to a .regola file or a game directory (one
+    holding .regola files). Nothing else is read: a save or a log names its rules, and a
+    name that is some other file is refused without opening it."""
+    if not isinstance(spec, str) or not spec or "\x00" in spec:
+        raise FileNotFoundError(f"no rules named {safe_line(repr(spec))}")
     p = Path(spec)
     if p.exists():
-        return p
+        if p.is_dir():
+            if any(f.suffix == ".regola" for f in p.glob("*.regola")):
+                return p
+            raise FileNotFoundError(f"{safe_line(spec)}: a directory with no rules files (*.regola) in it")
+        if p.is_file() and p.suffix == ".regola" and p.resolve().suffix == ".regola":
+            return p
+        raise FileNotFoundError(f"{safe_line(spec)}: not a rules file (a .regola file, a game directory "
+                                f"or a bundled game's name)")
     d = rules_dir() / spec
-    if d.is_dir():
+    if "/" not in spec and "\\" not in spec and spec not in (".", "..") and d.is_dir():
         return d
     names = bundled_games()
     from .suggest import did_you_mean
     hint = did_you_mean(spec, names)
-    raise FileNotFoundError(f"no rules named {spec!r}: not a file, and not a bundled game "
+    raise FileNotFoundError(f"no rules named {safe_line(repr(spec))}: not a file, and not a bundled game "
                             f"({', '.join(names) or 'none bundled'}){hint}")
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from interpreter.compose import ModuleSelectionError
 from interpreter.diagnostics import RulesError, render_all
+from interpreter.textsafe import safe
 
 
 def _split(values) -> list[str]:
@@ -32,7 +33,7 @@ def cmd_check(args) -> int:
         try:
             path = find_rules(spec)
         except FileNotFoundError as e:
-            print(f"regola check: {e}", file=sys.stderr)
+            print(safe(f"regola check: {e}"), file=sys.stderr)
             errors += 1
             continue
         game_dir = path if path.is_dir() else path.parent
@@ -41,7 +42,7 @@ def cmd_check(args) -> int:
             try:
                 head = path.read_text(encoding="utf-8").lstrip()
             except OSError as e:
-                print(f"regola check: {path}: {e.strerror}", file=sys.stderr)
+                print(safe(f"regola check: {path}: {e.strerror}"), file=sys.stderr)
                 errors += 1
                 continue
             kind = _file_kind(head)
@@ -64,7 +65,7 @@ def cmd_check(args) -> int:
             sources_all.append(e.sources)
             continue
         except FileNotFoundError as e:
-            print(f"regola check: {e}", file=sys.stderr)
+            print(safe(f"regola check: {e}"), file=sys.stderr)
             errors += 1
             continue
         # the base at every player count (automatic modules follow it), plus each optional module;
@@ -85,7 +86,7 @@ def cmd_check(args) -> int:
             try:
                 selected = select_modules(src, players, mods)
             except ModuleSelectionError as e:
-                print(f"regola check: {e}", file=sys.stderr)
+                print(safe(f"regola check: {e}"), file=sys.stderr)
                 errors += 1
                 continue
             except RulesError as e:
@@ -174,8 +175,8 @@ def cmd_simulate(args) -> int:
     if args.json:
         print(json.dumps(d, indent=2))
         return 0
-    print(f"{game.title}: {d['players']} players, {d['games']} games, seed {args.seed}, "
-          f"bots {', '.join(bots)}" + (f", modules {', '.join(game.modules)}" if game.modules else ""))
+    print(safe(f"{game.title}: {d['players']} players, {d['games']} games, seed {args.seed}, "
+          f"bots {', '.join(bots)}" + (f", modules {', '.join(game.modules)}" if game.modules else "")))
     print(f"{'player':>8} {'mean score':>12} {'win rate':>10}")
     for p in range(d["players"]):
         print(f"{p + 1:>8} {d['mean_score'][p]:>12.2f} {d['win_rate'][p] * 100:>9.1f}%")
@@ -183,7 +184,7 @@ def cmd_simulate(args) -> int:
     print(f"speed: {d['games_per_second']:.1f} games/s, start-up included "
           f"({stats.load_seconds:.2f} s to load, {d['games_per_second_excluding_load']:.1f} games/s after)")
     if args.log:
-        print(f"logs: {args.log}/")
+        print(safe(f"logs: {args.log}/"))
     return 0
 
 
@@ -216,7 +217,7 @@ def cmd_replay(args) -> int:
     try:
         game, s, log = replay(args.log, forced=args.forced)
     except (ReplayError, LogError) as e:
-        print(f"regola replay: {e}", file=sys.stderr)
+        print(safe(f"regola replay: {e}"), file=sys.stderr)
         return 1
     moves = sum(1 for e in log.entries if e["type"] == "move")
     chance = sum(1 for e in log.entries if e["type"] == "chance")
@@ -226,7 +227,7 @@ def cmd_replay(args) -> int:
                           "winners": [w + 1 for w in game.winners(s)] if game.is_terminal(s) else None}))
         return 0
     status = "finished" if game.is_terminal(s) else "not finished"
-    print(f"{args.log}: {moves} moves and {chance} chance outcomes verified; game {status}")
+    print(safe(f"{args.log}: {moves} moves and {chance} chance outcomes verified; game {status}"))
     print("scores: " + ", ".join(f"player({p + 1}) {sc}" for p, sc in enumerate(scores)))
     if game.is_terminal(s):
         print("winner: " + ", ".join(f"player({w + 1})" for w in game.winners(s)))
@@ -248,17 +249,17 @@ def cmd_test(args) -> int:
             scenarios = load_file(path)
         except ScenarioError as e:   # a broken file fails alone; the others still run
             failed += 1
-            print(f"FAIL  {e}\n")
+            print(safe(f"FAIL  {e}\n"))
             continue
         for sc in scenarios:
             res = run_scenario(sc)
             if res.ok:
                 passed += 1
                 if args.verbose:
-                    print(f"ok    {sc.where}: {sc.name}")
+                    print(safe(f"ok    {sc.where}: {sc.name}"))
             else:
                 failed += 1
-                print(f"FAIL  {sc.where}: {sc.name}\n{res.message}\n")
+                print(safe(f"FAIL  {sc.where}: {sc.name}\n{res.message}\n"))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
@@ -271,18 +272,18 @@ def cmd_info(args) -> int:
     if not args.rules:
         for name in bundled_games():
             src = read_game(find_rules(name))
-            print(f"{name}: {src.title}, {src.min_players}-{src.max_players} players, "
-                  f"modules: {', '.join(sorted(src.modules)) or 'none'}")
+            print(safe(f"{name}: {src.title}, {src.min_players}-{src.max_players} players, "
+                       f"modules: {', '.join(sorted(src.modules)) or 'none'}"))
         return 0
     src = read_game(find_rules(args.rules))
-    print(f"{src.title} ({src.name}): {src.min_players}-{src.max_players} players")
+    print(safe(f"{src.title} ({src.name}): {src.min_players}-{src.max_players} players"))
     for name, m in sorted(src.modules.items()):
         how = "automatic" if m.automatic else f"--with {name}"
         if m.requires:
             how += f", requires {', '.join(m.requires)}"
         if m.players is not None:
             how += f", {m.players[0]}-{m.players[1]} players"
-        print(f"  module {name}: {m.title} ({how})")
+        print(safe(f"  module {name}: {m.title} ({how})"))
     return 0
 
 
@@ -348,7 +349,7 @@ def main(argv=None) -> int:
         print(render_all(e.diagnostics, e.sources), file=sys.stderr)
         return 1
     except (ModuleSelectionError, FileNotFoundError, ValueError) as e:
-        print(f"regola {args.command}: {e}", file=sys.stderr)
+        print(safe(f"regola {args.command}: {e}"), file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         return 130
@@ -358,7 +359,7 @@ def main(argv=None) -> int:
         from interpreter.runtime.helpers import RulesRuntimeError
         from interpreter.runtime.game import StateError
         if isinstance(e, (RulesRuntimeError, StateError)):
-            print(f"regola {args.command}: {e}", file=sys.stderr)
+            print(safe(f"regola {args.command}: {e}"), file=sys.stderr)
             return 1
         raise
 

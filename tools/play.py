@@ -6,6 +6,7 @@ import json
 import sys
 
 from interpreter.loader import load_game
+from interpreter.textsafe import safe
 from interpreter.runtime.game import IllegalMove, StateError
 
 from . import logs
@@ -42,10 +43,10 @@ class PlaySession:
         return (b * n)[:n] if len(b) == 1 else b
 
     def say(self, text=""):
-        print(text, file=self.out)
+        print(safe(text), file=self.out)
 
     def ask(self, prompt) -> str | None:
-        self.out.write(prompt)
+        self.out.write(safe(prompt))
         self.out.flush()
         line = self.inp.readline()
         if not line:
@@ -54,7 +55,9 @@ class PlaySession:
 
     def run(self) -> int:
         g, s = self.game, self.state
-        viewer = min(self.humans) if self.humans else None
+        # who watches the terminal: the one person playing; with none or several at one
+        # terminal, a spectator (sees only what is public)
+        viewer = next(iter(self.humans)) if len(self.humans) == 1 else None
         while not g.is_terminal(s):
             who = g.current_player(s)
             if who == -1:
@@ -69,7 +72,7 @@ class PlaySession:
                     return 0
             else:
                 m = self.agents[who].choose(g, s, moves)
-                self.say(f"player({who + 1}) plays {g.move_str(s, m)}")
+                self.say(f"player({who + 1}) plays {g.move_str_seen_by(s, m, viewer)}")
             self.log.entries.append({"type": "move", "player": who + 1, "move": g.move_str(s, m),
                                      "id": g.move_id(s, m)})
             g.apply(s, m)
@@ -126,20 +129,56 @@ class PlaySession:
 
 
 def resume(path, out=None, inp=None) -> PlaySession:
+    """A saved game, checked field by field before anything in it is used."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
     except OSError as e:
         raise StateError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise StateError(f"{path}: not a saved game (not UTF-8 text)") from None
     except json.JSONDecodeError as e:
-        raise StateError(f"{path}: not a saved game (invalid JSON at line {e.lineno})") from None
+        if not e.doc.strip():
+            raise StateError(f"{path}: empty file, not a saved game") from None
+        raise StateError(f"{path}: not a saved game (invalid JSON at line {e.lineno}: {e.msg}; "
+                         f"truncated?)") from None
+    except RecursionError:
+        raise StateError(f"{path}: not a saved game (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise StateError(f"{path}: not a Regola saved game (format {SAVE_FORMAT})")
+
+    def bad(field, why):
+        raise StateError(f"{path}: the save's '{field}' {why}")
+
+    for key in ("rules", "humans", "seed", "header", "state"):
+        if key not in data:
+            bad(key, "is missing")
+    rules, mods, humans, bots = data["rules"], data.get("with", []), data["humans"], data.get("bots") or ["random"]
+    if not isinstance(rules, str) or not rules:
+        bad("rules", "must be a bundled game's name or a rules path")
+    if not (isinstance(mods, list) and all(isinstance(m, str) for m in mods)):
+        bad("with", "must be a list of module names")
+    if not (isinstance(bots, list) and all(isinstance(b, str) for b in bots)):
+        bad("bots", "must be a list of bot names")
+    seed = data["seed"]
+    if type(seed) is not int:
+        bad("seed", "must be an integer")
+    if not isinstance(data["header"], dict):
+        bad("header", "must be a log header (an object)")
+    entries = data.get("log", [])
+    if not (isinstance(entries, list) and all(isinstance(e, dict) for e in entries)):
+        bad("log", "must be a list of log entries (objects)")
+    saved = data["state"]
+    if not isinstance(saved, dict) or type(saved.get("players")) is not int:
+        bad("state", "must be a saved state with its number of players")
+    players = saved["players"]
+    if not (isinstance(humans, list) and all(type(h) is int and 1 <= h <= players for h in humans)):
+        bad("humans", f"must be a list of seats, each from 1 to {players}")
+    game = load_game(rules, modules=mods, players=players)
+    state = game.load(saved)
+    log = logs.Log(data["header"], list(entries))
     try:
-        game = load_game(data["rules"], modules=data.get("with", []), players=data["state"]["players"])
-        state = game.load(data["state"])
-        log = logs.Log(data["header"], list(data.get("log", [])))
-        return PlaySession(game, data["rules"], [p - 1 for p in data["humans"]], data.get("bots") or ["random"],
-                           int(data["seed"]), state=state, log=log, out=out, inp=inp, save_path=path)
-    except KeyError as e:
-        raise StateError(f"{path}: the save has no {e}") from None
+        return PlaySession(game, rules, [h - 1 for h in humans], bots, seed, state=state, log=log,
+                           out=out, inp=inp, save_path=path)
+    except ValueError as e:          # bots: an unknown name, or not one per player
+        bad("bots", str(e))

@@ -29,6 +29,7 @@ class SiteInfo:
     payment: str = ""           # pay sites: the payment, its counters' labels and id radixes
     labels: list = field(default_factory=list)
     radixes: list = field(default_factory=list)
+    secret: bool = False        # choose sites: the options are a private or hidden zone's contents
 
 
 @dataclass
@@ -39,6 +40,7 @@ class ActionMeta:
     param_types: list[T.Type]
     id_offset: int = 0
     checks: list[tuple[str, object, str]] = field(default_factory=list)   # (message, span, cite)
+    secret: list[bool] = field(default_factory=list)    # per parameter: secret from other players (secrecy.py)
 
 
 # the estimated cost (see _cost) above which a test of one parameter is evaluated lazily

@@ -40,6 +40,7 @@ from .machines import CALL, RET, SUSPEND, MachineCompiler, _Machine
 from .moves import _EXPENSIVE, ActionMeta, MoveCompiler, SiteInfo
 from .names import _pyname, _text
 from .payments import PaymentCompiler, _key_name
+from .secrecy import Secrecy
 from .statements import StatementCompiler
 
 # everything importable from here before the split stays importable from here
@@ -193,6 +194,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         m.add("SITES = [" + ", ".join(f"SITE_{s.index}" for s in self.sites) + "]")
         self._checks()
         self._scores()
+        self._mark_secrets()
         for src, name in self.eg.constant_maps.items():
             m.add(f"{name} = {src}")
         for src in self.move_tables:
@@ -206,6 +208,15 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         """The rewrites of functions that never change the state: short constant loops
         unrolled and constants folded, slots read once, loop-invariant values remembered."""
         return cache_loop_invariants(hoist_slot_reads(unroll_and_fold(lines, known)))
+
+    def _mark_secrets(self):
+        """Which move values other players must not be shown (codegen/secrecy.py)."""
+        secrecy = Secrecy(self.p, self.composed_decls() + [c.decl for c in self.p.defs.values()])
+        for meta in self.actions:
+            meta.secret = [secrecy.options(prm.domain) for prm in meta.info.params]
+        for site in self.sites:
+            if site.kind == "choose":
+                site.secret = secrecy.options(site.node.domain)
 
     # ------------------------------------------------------------------ units
 

@@ -41,6 +41,24 @@ class MoveNames:
             return f"pay({', '.join(parts) or 'nothing'})"
         return f"{site.node.var}={format_value(site.value_type, move[0])}"
 
+    def move_str_seen_by(self, s, move, viewer) -> str:
+        """The move as `viewer` may be told of it, in the state before it is played: a value
+        taken from a private or hidden zone (a card kept in a draft, a tile from a hand) is
+        `?` to everyone but the player moving (viewer None: a spectator)."""
+        if not move or viewer == s.pending[1]:
+            return self.move_str(s, move)
+        site = self.sites[s.pending[0]]
+        if site.kind == "act":
+            meta = self.actions[move[0]]
+            if not any(meta.secret):
+                return self.move_str(s, move)
+            args = ", ".join("?" if secret else format_value(t, v)
+                             for t, v, secret in zip(meta.param_types, move[1:], meta.secret))
+            return f"{meta.name}({args})"
+        if site.kind == "choose" and site.secret:
+            return f"{site.node.var}=?"
+        return self.move_str(s, move)
+
     def parse_move(self, s, text: str):
         want = _norm(text)
         legal = self.legal_moves(s)
