@@ -16,6 +16,7 @@ from typing import Optional
 from . import ast
 from .diagnostics import Diagnostic, RulesError, SourceMap
 from .parser import parse
+from .rules_text import TextError, decode
 from .suggest import did_you_mean
 
 
@@ -100,9 +101,15 @@ def _read_game(path: Path) -> GameSource:
     for f in _files_of(Path(path)):
         name = str(f)
         try:
-            text = f.read_text(encoding="utf-8")
+            data = f.read_bytes()
         except OSError as e:
             raise FileNotFoundError(f"{name}: cannot read: {e.strerror}") from None
+        try:
+            text = decode(data)
+        except TextError as e:
+            sources.add(name, data.decode("utf-8", errors="replace"))
+            diags.append(e.diagnostic(name))
+            continue
         try:
             programs.append((name, parse(text, name, sources)))
         except RulesError as e:
@@ -153,6 +160,7 @@ def _read_game(path: Path) -> GameSource:
                                f"{did_you_mean(item.name, [n for n in modules if n != m.name])}",
                                severity="error" if what == "requires" else "warning")
                 (diags if d.is_error else warnings).append(d)
+    diags.extend(_requires_cycles(modules))
     if base is None and not diags:
         raise RulesError([Diagnostic("E010", ast.Span(file=str(path), line=1, col=1, end_line=1, end_col=1),
                                      "no file here declares a game", "one file must start with 'game NAME:'")],
@@ -180,6 +188,9 @@ def _read_game(path: Path) -> GameSource:
             title = item.text
         elif isinstance(item, ast.GamePlayers):
             lo, hi = item.low, item.high
+            diags.extend(_player_range_errors(item))
+    if diags:
+        raise RulesError(diags, sources)
     return GameSource(gd.name, title, lo, hi, prog, gd, modules, sources, [n for n, _ in programs], warnings)
 
 
@@ -196,7 +207,23 @@ def _module_info(decl: ast.ModuleDecl, prog: ast.Program, path: str, diags) -> M
             m.conflicts.append(item.name)
         elif isinstance(item, ast.GamePlayers):
             m.players = (item.low, item.high)
+            diags.extend(_player_range_errors(item))
     return m
+
+
+MAX_PLAYERS = 32        # seats a game may have (every count is checked and compiled on its own)
+
+
+def _player_range_errors(item: ast.GamePlayers) -> list[Diagnostic]:
+    lo, hi = item.low, item.high
+    if lo < 1:
+        return [Diagnostic("E017", item.span, f"a game needs at least 1 player, not {lo}")]
+    if lo > hi:
+        return [Diagnostic("E017", item.span, f"'players {lo}..{hi}' is an empty range",
+                           f"write the smaller number first: players {hi}..{lo}")]
+    if hi > MAX_PLAYERS:
+        return [Diagnostic("E017", item.span, f"at most {MAX_PLAYERS} players, not {hi}")]
+    return []
 
 
 def player_range(src: "GameSource", modules: list[ModuleInfo]) -> tuple[int, int]:
@@ -251,17 +278,49 @@ def select_modules(src: GameSource, players: Optional[int], requested: list[str]
                                              "choose one of them")], src.sources)
     # dependencies first, otherwise in file order
     order: list[str] = []
-
-    def visit(n):
-        if n in order:
-            return
-        for r in src.modules[n].requires:
-            visit(r)
-        order.append(n)
-
-    for n in sorted(chosen, key=lambda n: src.modules[n].path):
-        visit(n)
+    for root in sorted(chosen, key=lambda n: src.modules[n].path):
+        stack = [(root, iter(src.modules[root].requires))]      # (no recursion: many modules)
+        while stack:
+            n, reqs = stack[-1]
+            r = next(reqs, None)
+            if r is None:
+                stack.pop()
+                if n not in order:
+                    order.append(n)
+            elif r not in order and all(r != x for x, _ in stack):
+                stack.append((r, iter(src.modules[r].requires)))
     return [src.modules[n] for n in order]
+
+
+def _requires_cycles(modules: dict[str, ModuleInfo]) -> list[Diagnostic]:
+    """A module that requires itself, through any chain of `requires`, is an error at the
+    `requires` that closes the circle."""
+    out, done = [], set()
+    for root in sorted(modules):
+        if root in done:
+            continue
+        path, on_path = [(root, _requires_items(modules[root]))], {root}
+        while path:
+            name, items = path[-1]
+            item = next(items, None)
+            if item is None:
+                path.pop()
+                on_path.discard(name)
+                done.add(name)
+                continue
+            req = item.name
+            if req in on_path:
+                circle = [n for n, _ in path][[n for n, _ in path].index(req):] + [req]
+                out.append(Diagnostic("E016", item.span, "modules require each other in a circle: "
+                                      + " -> ".join(circle), "one of them must not require the other"))
+            elif req in modules and req not in done:
+                path.append((req, _requires_items(modules[req])))
+                on_path.add(req)
+    return out
+
+
+def _requires_items(m: ModuleInfo):
+    return iter([x for x in m.decl.items if isinstance(x, ast.RequiresModule)])
 
 
 class ModuleSelectionError(Exception):

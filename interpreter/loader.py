@@ -67,7 +67,27 @@ def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]
     if res.errors:
         raise RulesError(res.diagnostics, res.source.sources)
     n = res.program.players
-    compiled = ProgramCompiler(res.program, n).compile()
-    game = Game(compiled, res.source.name, res.program.modules, res.source.paths)
+    compiled = None
+    try:
+        compiled = ProgramCompiler(res.program, n).compile()
+        game = Game(compiled, res.source.name, res.program.modules, res.source.paths)
+    except (SyntaxError, RecursionError, MemoryError) as e:
+        raise RulesError([_beyond_limits(e, compiled, res)], res.source.sources) from None
     game.requested_modules = list(modules)
     return game
+
+
+def _beyond_limits(e: Exception, compiled, res: CheckResult) -> Diagnostic:
+    """The rules checked clean, yet their compiled form goes past a limit of Python's (200
+    nested parentheses, 20 nested loops) or of the compiler's recursion: a diagnostic at the
+    rule the failing line came from (the checks in rules_text.py keep this rare)."""
+    span = None
+    line = getattr(e, "lineno", None)
+    spans = compiled.module.spans if compiled is not None else []
+    if isinstance(e, SyntaxError) and line is not None and 0 < line <= len(spans):
+        span = spans[line - 1]
+    if span is None:
+        span = res.source.game_decl.span
+    why = "too large" if isinstance(e, MemoryError) else "nested too deeply or too long"
+    return Diagnostic("E003", span, f"this rule is {why} to compile",
+                      "give parts of it names (let, def, procedure), or nest fewer loops")

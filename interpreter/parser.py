@@ -6,7 +6,6 @@ transformer is derived from the AST classes (see `ast.build_rule_table`).
 
 from __future__ import annotations
 
-import ast as pyast
 import re
 from functools import lru_cache
 from typing import Any
@@ -18,6 +17,7 @@ from lark.indenter import DedentError, Indenter
 from . import ast
 from .diagnostics import Diagnostic, RulesError, SourceMap
 from .resources import grammar_path
+from .rules_text import TextError, check_characters, check_nesting, int_value, string_value
 
 
 # A line ending in one of these continues on the next line (no parentheses needed).
@@ -88,10 +88,10 @@ class _Builder(Transformer):
 
     # tokens ------------------------------------------------------------
     def INT(self, tok):
-        return int(tok)
+        return int_value(tok)
 
     def STRING(self, tok):
-        return pyast.literal_eval(str(tok))
+        return string_value(tok)
 
     def NAME(self, tok):
         return tok          # a str; keeps its position for spans of names
@@ -228,10 +228,17 @@ def parse(text: str, filename: str = "<rules>", sources: SourceMap | None = None
         sources.add(filename, text)
     if not text.endswith("\n"):
         text += "\n"
+    try:
+        check_characters(text)
+    except TextError as e:
+        raise RulesError([e.diagnostic(filename)], sources) from None
     parser = _lark()
     parser.options.postlex.text = text
     try:
         tree = parser.parse(text)
+        check_nesting(tree)
+    except TextError as e:
+        raise RulesError([e.diagnostic(filename)], sources) from None
     except UnexpectedInput as exc:
         raise RulesError([_syntax_diagnostic(exc, text, filename, parser)], sources) from None
     except DedentError as exc:
@@ -244,6 +251,8 @@ def parse(text: str, filename: str = "<rules>", sources: SourceMap | None = None
     try:
         return _Builder(filename).transform(tree)
     except VisitError as exc:
+        if isinstance(exc.orig_exc, TextError):
+            raise RulesError([exc.orig_exc.diagnostic(filename)], sources) from None
         raise exc.orig_exc from None
 
 

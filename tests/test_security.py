@@ -177,23 +177,42 @@ def T_kinds(game, record):
 
 # ----------------------------------------------------------------------- control characters
 
-def _game_titled(tmp_path, title_escape):
-    d = tmp_path / "evil"
+def _game_titled(tmp_path, title, dirname="evil"):
+    d = tmp_path / dirname
     d.mkdir()
     src = open("rules/tic-tac-toe/tic-tac-toe.regola", encoding="utf-8").read()
-    src = src.replace('title "Tic-Tac-Toe"', f'title "Evil{title_escape}Game"')
+    src = src.replace('title "Tic-Tac-Toe"', f'title "{title}"')
     (d / "evil.regola").write_text(src, encoding="utf-8")
     return d
 
 
-def test_control_characters_from_a_rules_file_are_escaped_on_the_terminal(tmp_path, capsys, monkeypatch):
-    d = _game_titled(tmp_path, "\\x1b[2J\\x1b[H")
+@pytest.mark.parametrize("title", ["Evil\\x1b[2JGame", "Evil\x1b[2JGame", "Evil\u202eGame", "Evil\x9bGame"])
+def test_a_rules_file_cannot_carry_control_characters(tmp_path, capsys, title):
+    d = _game_titled(tmp_path, title)
     code, out, err = run(capsys, "simulate", str(d), "--games", "2")
-    assert code == 0, err
-    assert "\x1b" not in out and "Evil\\x1b[2J\\x1b[HGame" in out
-    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\nn\n"))
-    code, out, err = run(capsys, "play", str(d))
-    assert code == 0 and "\x1b" not in out
+    assert code == 1
+    assert "error[E002]" in out + err
+    assert not any(c in out + err for c in "\x1b\x9b\u202e")
+
+
+def test_control_characters_that_reach_the_terminal_are_escaped(tmp_path, capsys, monkeypatch):
+    # a path is the one way left (a save's or log's file name, a directory's name)
+    d = _game_titled(tmp_path, "Fine", dirname="evil\x1b[2J")
+    (d / "evil.regola").write_text("game evil:\n    players 2..2\n    oops\n")
+    code, out, err = run(capsys, "check", str(d))
+    assert code == 1
+    assert "\x1b" not in out + err and "evil\\x1b[2J" in out
+    log = tmp_path / "log\x1b[2J.jsonl"
+    log.write_text("{broken\n")
+    code, out, err = run(capsys, "replay", str(log))
+    assert code == 1 and "\x1b" not in out + err
+
+
+def test_safe_escapes_what_acts_on_a_terminal():
+    from interpreter.textsafe import safe, safe_line
+    assert safe("a\x1b[2Jb\x07c\x7f\x9b\u202e\nd\te") == "a\\x1b[2Jb\\x07c\\x7f\\x9b\\u202e\nd\te"
+    assert safe_line("a\nb\tc") == "a\\nb\\tc"
+    assert safe("città ♞ 東") == "città ♞ 東"
 
 
 def test_control_characters_in_a_source_line_are_escaped_in_a_diagnostic(tmp_path, capsys):
@@ -202,7 +221,17 @@ def test_control_characters_in_a_source_line_are_escaped_in_a_diagnostic(tmp_pat
     code, out, err = run(capsys, "check", str(bad))
     assert code == 1
     assert "\x1b" not in out + err
+    assert f"{bad}:4:12: error[E002]: a control character (\\x1b) in the rules text" in out
+    lines = out.splitlines()
+    line, caret = lines[1], lines[2]
+    assert line[caret.index("^"):].startswith("\\x1b[2J")      # the caret under the character
+
+
+def test_a_caret_after_a_tab_stays_under_its_column(tmp_path, capsys):
+    bad = tmp_path / "bad.regola"
+    bad.write_text('game bad:\n    players 2..3\n\nconst X = 1 +\tY\nscore: 0\nflow:\n    pass\n')
+    code, out, err = run(capsys, "check", str(bad))
     lines = out.splitlines()
     at = next(i for i, x in enumerate(lines) if "unknown name 'Y'" in x)
     line, caret = lines[at + 1], lines[at + 2]
-    assert line[caret.index("^")] == "Y"          # the caret still points at the name
+    assert "\t" not in line and line[caret.index("^")] == "Y"
