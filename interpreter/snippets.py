@@ -8,7 +8,9 @@ game, outside its rules files: scenario positions and expectations, debugging, R
     run(state)
 
 Errors are RulesError diagnostics whose positions point into the origin (file, line,
-column) the text came from.
+column) the text came from. Running a snippet raises RulesRuntimeError, never a bare Python
+error; its own loops share a budget of Runner.STEP_BUDGET rounds per run, so `while true`
+fails instead of hanging (loops inside the game's procedures it calls are the game's).
 """
 
 from __future__ import annotations
@@ -23,9 +25,17 @@ from .codegen.lines import Lines
 from .codegen.program import ProgramCompiler
 from .diagnostics import Diagnostic, RulesError, SourceMap
 from .parser import parse
+from .runtime.helpers import RulesRuntimeError
+from .runtime.runner import Runner
+
+# Python errors of generated code that mean the rules did something impossible
+_RUNTIME_ERRORS = (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError,
+                   RecursionError)
 
 
 class SnippetCompiler:
+    step_budget = Runner.STEP_BUDGET     # loop rounds one run of a statement snippet may take
+
     def __init__(self, game):
         self.game = game
         self.prog = game.prog
@@ -86,10 +96,15 @@ class SnippetCompiler:
         exec(compile(code, f"<snippet {name}>", "exec"), self.game.ns)
         fn = self.game.ns[name]
 
+        game = self.game
+
         def run(state, me=None):
             if me is None and state.pending is not None and state.pending[1] >= 0:
                 me = state.pending[1]
-            return fn(state, me)
+            try:
+                return fn(state, me)
+            except _RUNTIME_ERRORS as e:
+                raise _runtime_error(game, e) from None
         return run
 
     def subexpressions(self, fn):
@@ -131,17 +146,48 @@ class SnippetCompiler:
         out = Lines()
         self._n += 1
         name = f"__snippet_{self._n}"
-        out.add(0, f"def {name}(S, me):")
+        out.add(0, f"def {name}(S, me, _tick):")
         out.add(1, "V = S.v")
         self.pc.stmts_plain(body, {}, out, 1, [])
         out.add(1, "return None")
-        code = "\n".join("    " * ind + text for ind, text, _ in out.items) + "\n"
+        code = "\n".join("    " * ind + text for ind, text, _ in _with_ticks(out.items)) + "\n"
         exec(compile(code, f"<snippet {name}>", "exec"), self.game.ns)
         fn = self.game.ns[name]
+        game, budget = self.game, self.step_budget
 
         def run(state, me=None):
             if me is None and state.pending is not None and state.pending[1] >= 0:
                 me = state.pending[1]
-            fn(state, me)
-            state.cache = None          # the position changed: legal moves are recomputed
+            left = [budget]
+
+            def tick():
+                left[0] -= 1
+                if left[0] < 0:
+                    raise RulesRuntimeError(f"the statement ran {budget:,} loop rounds without "
+                                            f"finishing: an endless loop?")
+            try:
+                fn(state, me, tick)
+            except _RUNTIME_ERRORS as e:
+                raise _runtime_error(game, e) from None
+            finally:
+                state.cache = None      # the position changed: legal moves are recomputed
         return run
+
+
+def _with_ticks(items):
+    """The generated lines with `_tick()` first in the body of every loop (`for`, `while`):
+    each round of a snippet's loop counts against its budget."""
+    out = []
+    for ind, text, span in items:
+        out.append((ind, text, span))
+        if text.startswith(("for ", "while ")) and text.endswith(":"):
+            out.append((ind + 1, "_tick()", span))
+    return out
+
+
+def _runtime_error(game, exc: Exception) -> RulesRuntimeError:
+    """A Python error of generated code as the rules' runtime error, in the engine's words."""
+    if isinstance(exc, RecursionError):
+        return RulesRuntimeError("calls nested too deeply (a function or procedure that calls itself "
+                                 "without end?)")
+    return game._located(exc)

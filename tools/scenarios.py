@@ -34,6 +34,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
+from interpreter.compose import ModuleSelectionError
 from interpreter.diagnostics import RulesError, render_all
 from interpreter.loader import load_game
 from interpreter.runtime.game import IllegalMove
@@ -93,7 +94,45 @@ def _scalar_pos(parent, key, path, text_src: list[str]):
     return (f, line, col)
 
 
+FILE_KEYS = ("rules", "players", "seed", "with", "scenarios")
+SCENARIO_KEYS = ("name", "rules", "players", "seed", "with", "position", "steps")
+
+
+def _int(v) -> bool:
+    """A whole number: not a bool, not a float (ruamel reads `0` as an int subclass)."""
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _shown(v) -> str:
+    """A YAML value as the file wrote it."""
+    if isinstance(v, bool):
+        return f"{'true' if v else 'false'} (a yes/no value)"
+    return repr(v) if isinstance(v, str) else str(v)
+
+
+def _key_line(node, key, default: int) -> int:
+    """1-based line of a mapping's key."""
+    try:
+        return node.lc.key(key)[0] + 1
+    except Exception:  # noqa: BLE001
+        return default
+
+
+def _check_keys(node, allowed, path, line, what):
+    """Unknown keys are refused (a misspelt 'steps' would leave a scenario that checks nothing);
+    keys starting with 'x-' are free (YAML anchors to share steps, notes)."""
+    unknown = [k for k in node if k not in allowed and not str(k).startswith("x-")]
+    if unknown:
+        k = unknown[0]
+        from interpreter.suggest import did_you_mean
+        raise ScenarioError(f"{path}:{_key_line(node, k, line)}: unknown key "
+                            f"'{k}' in {what}{did_you_mean(str(k), list(allowed))} (the keys are "
+                            f"{', '.join(allowed)}, and x-... for your own use)")
+
+
 def load_file(path) -> list[Scenario]:
+    """The scenarios of a file, each checked for shape; a ScenarioError names the file and
+    line of the first problem."""
     path = str(path)
     yaml = YAML(typ="rt")
     try:
@@ -101,57 +140,133 @@ def load_file(path) -> list[Scenario]:
         data = yaml.load(io.StringIO(text))
     except OSError as e:
         raise ScenarioError(f"{path}: cannot read: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise ScenarioError(f"{path}: not a scenario file (not UTF-8 text)") from None
     except YAMLError as e:
         raise ScenarioError(f"{path}: not valid YAML: {e}") from None
+    except RecursionError:
+        raise ScenarioError(f"{path}: not a scenario file (nested too deeply)") from None
     lines = text.splitlines()
     if not isinstance(data, dict):
         raise ScenarioError(f"{path}: a scenario file is a mapping (with 'steps', or 'scenarios')")
-    defaults = {k: data.get(k) for k in ("rules", "players", "seed", "with")}
     items = data.get("scenarios")
     if items is None:
-        items = [data]
+        _check_keys(data, FILE_KEYS[:-1] + SCENARIO_KEYS[:1] + SCENARIO_KEYS[5:], path, 1, "the file")
         nodes = [(data, 1)]
     else:
+        _check_keys(data, FILE_KEYS, path, 1, "the file")
+        line = _key_line(data, "scenarios", 1)
         if not isinstance(items, list):
-            raise ScenarioError(f"{path}: 'scenarios' must be a list")
+            raise ScenarioError(f"{path}:{line}: 'scenarios' must be a list of scenarios "
+                                f"(each starting with '- name: ...')")
+        if not items:
+            raise ScenarioError(f"{path}:{line}: 'scenarios' is empty: nothing to test")
         nodes = [(it, _pos(items, i, path)[1]) for i, it in enumerate(items)]
     out = []
     for sc, line in nodes:
         if not isinstance(sc, dict):
-            raise ScenarioError(f"{path}:{line}: each scenario is a mapping")
-        get = lambda k: sc.get(k, defaults.get(k))  # noqa: E731
-        rules = get("rules")
-        if not rules:
-            raise ScenarioError(f"{path}:{line}: no 'rules' given")
-        pos = []
-        position = sc.get("position") or []
-        if not isinstance(position, list):
-            raise ScenarioError(f"{path}:{line}: 'position' is a list of statements")
-        for i, stmt in enumerate(position):
-            pos.append((str(stmt), _scalar_pos(position, i, path, lines)))
-        steps = []
-        for i, st in enumerate(sc.get("steps") or []):
-            where = _pos(sc["steps"], i, path)
-            if not isinstance(st, dict):
-                raise ScenarioError(f"{where[0]}:{where[1]}: a step is a mapping such as 'move: ...' or 'expect: ...'")
-            kinds = [k for k in st if k in STEP_KEYS]
-            unknown = [k for k in st if k not in STEP_KEYS and k != "because"]
-            if unknown or len(kinds) != 1:
-                raise ScenarioError(f"{where[0]}:{where[1]}: a step has exactly one of {', '.join(STEP_KEYS)}"
-                                    + (f" (unknown: {', '.join(map(str, unknown))})" if unknown else ""))
-            k = kinds[0]
-            val = st[k]
-            if k in ("expect", "move", "run") and isinstance(val, list):
-                for j, v in enumerate(val):
-                    steps.append((k, str(v), None, _scalar_pos(val, j, path, lines)))
-            else:
-                steps.append((k, val, st.get("because"), _scalar_pos(st, k, path, lines)))
-        mods = get("with") or []
-        if isinstance(mods, str):
-            mods = [m.strip() for m in mods.split(",") if m.strip()]
-        out.append(Scenario(str(sc.get("name") or f"scenario at line {line}"), path, line, str(rules),
-                            get("players"), int(get("seed") or 0), list(mods), pos, steps))
+            raise ScenarioError(f"{path}:{line}: each scenario is a mapping (name, steps, ...)")
+        if sc is not data:
+            _check_keys(sc, SCENARIO_KEYS, path, line, "a scenario")
+        out.append(_scenario(sc, data, line, path, lines))
     return out
+
+
+def _scenario(sc, data, line, path, lines) -> Scenario:
+    def get(k):
+        node = sc if k in sc else data
+        return node.get(k), f"{path}:{_key_line(node, k, line) if k in node else line}"
+
+    rules, at = get("rules")
+    if not rules:
+        raise ScenarioError(f"{path}:{line}: no 'rules' given (a bundled game's name or a rules path)")
+    if not isinstance(rules, str):
+        raise ScenarioError(f"{at}: 'rules' must be a bundled game's name or a rules path, not {rules!r}")
+    players, at = get("players")
+    if players is not None and (not _int(players) or players < 1):
+        raise ScenarioError(f"{at}: 'players' must be a whole number of players (such as 3), "
+                            f"not {_shown(players)}")
+    seed, at = get("seed")
+    if seed is not None and not _int(seed):
+        raise ScenarioError(f"{at}: 'seed' must be a whole number, not {_shown(seed)}")
+    mods, at = get("with")
+    mods = mods or []
+    if isinstance(mods, str):
+        mods = [m.strip() for m in mods.split(",") if m.strip()]
+    if not (isinstance(mods, list) and all(isinstance(m, str) for m in mods)):
+        raise ScenarioError(f"{at}: 'with' must be a list of module names, not {mods!r}")
+    pos = []
+    position = sc.get("position") or []
+    if isinstance(position, str):
+        position = [position]
+        pos.append((position[0], _scalar_pos(sc, "position", path, lines)))
+    elif not isinstance(position, list):
+        raise ScenarioError(f"{path}:{_key_line(sc, 'position', line)}: 'position' is a list of statements")
+    else:
+        for i, stmt in enumerate(position):
+            where = _scalar_pos(position, i, path, lines)
+            if not isinstance(stmt, (str, int)) or isinstance(stmt, bool):
+                raise ScenarioError(f"{where[0]}:{where[1]}: a position statement is text, "
+                                    f"such as 'player(1).coins = 3'")
+            pos.append((str(stmt), where))
+    steps = []
+    raw = sc.get("steps")
+    if raw is not None and not isinstance(raw, list):
+        raise ScenarioError(f"{path}:{_key_line(sc, 'steps', line)}: 'steps' must be a list, each step "
+                            f"on a line starting with '- ' (such as '- move: ...'), not "
+                            f"{type(raw).__name__ if not isinstance(raw, str) else 'a string'}")
+    for i, st in enumerate(raw or []):
+        steps.extend(_step(st, raw, i, path, lines))
+    return Scenario(str(sc.get("name") or f"scenario at line {line}"), path, line, rules,
+                    None if players is None else int(players), int(seed or 0), list(mods), pos, steps)
+
+
+def _step(st, parent, i, path, lines) -> list:
+    """One step of the file as (kind, value, because, origin) entries (a list of moves,
+    expectations or statements gives one entry each)."""
+    where = _pos(parent, i, path)
+    at = f"{where[0]}:{where[1]}"
+    if not isinstance(st, dict):
+        raise ScenarioError(f"{at}: a step is a mapping such as 'move: ...' or 'expect: ...', "
+                            f"not {_shown(st)}")
+    kinds = [k for k in st if k in STEP_KEYS]
+    unknown = [k for k in st if k not in STEP_KEYS and k != "because"]
+    if unknown:
+        from interpreter.suggest import did_you_mean
+        k = str(unknown[0])
+        raise ScenarioError(f"{at}: unknown step '{k}'{did_you_mean(k, list(STEP_KEYS))} "
+                            f"(a step is one of {', '.join(STEP_KEYS)})")
+    if len(kinds) != 1:
+        raise ScenarioError(f"{at}: a step has exactly one of {', '.join(STEP_KEYS)}"
+                            + (f" (this one has {', '.join(kinds)})" if kinds else ""))
+    k = kinds[0]
+    val = st[k]
+    if "because" in st and k != "illegal":
+        raise ScenarioError(f"{at}: 'because' goes with an 'illegal:' step only")
+    if "because" in st and not isinstance(st["because"], str):
+        raise ScenarioError(f"{at}: 'because' is part of the refusal message (text)")
+    items = val if isinstance(val, list) else [val]
+    if val is None or (isinstance(val, list) and not val and k not in ("legal", "legal_excludes")):
+        raise ScenarioError(f"{at}: '{k}:' has no value")
+    for v in items:
+        if isinstance(v, (dict, list)) or v is None:
+            raise ScenarioError(f"{at}: '{k}:' takes text or a list of texts; YAML read "
+                                f"{type(v).__name__ if v is not None else 'nothing'} here "
+                                f"(quote a value holding ': ' or '#')")
+    if k in ("scores", "winners") and not all(_int(v) for v in items):
+        raise ScenarioError(f"{at}: '{k}:' is a list of whole numbers, not {_shown(val)}")
+    if k in ("expect", "move", "run") and isinstance(val, list):
+        return [(k, _text(v), None, _scalar_pos(val, j, path, lines)) for j, v in enumerate(val)]
+    if k in ("expect", "run", "chance", "illegal"):
+        val = _text(val)
+    return [(k, val, st.get("because"), _scalar_pos(st, k, path, lines))]
+
+
+def _text(v) -> str:
+    """A YAML scalar as rules text (YAML reads `true` as a boolean)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
 
 
 def scenario_files(paths) -> list[Path]:
@@ -181,6 +296,8 @@ def run_scenario(sc: Scenario) -> Outcome:
         return Outcome(False, f"{sc.where}: the rules failed: {e}")
     except RulesError as e:
         return Outcome(False, render_all(e.diagnostics, _yaml_sources(e, sc)))
+    except (ModuleSelectionError, FileNotFoundError) as e:    # the game named cannot be loaded
+        return Outcome(False, f"{sc.where}: {e}")
 
 
 def _yaml_sources(e, sc):
