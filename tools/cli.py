@@ -5,12 +5,32 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
 from interpreter.compose import ModuleSelectionError
 from interpreter.diagnostics import RulesError, render_all
 from interpreter.textsafe import safe
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (argparse turns the error into a usage line)."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number; give 1 or more") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{n} is too few; give 1 or more")
+    return n
+
+
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number (said in plain words when it is not)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
 
 
 def _split(values) -> list[str]:
@@ -40,7 +60,7 @@ def cmd_check(args) -> int:
         only_module = None
         if path.is_file():
             try:
-                head = path.read_text(encoding="utf-8").lstrip()
+                head = path.read_text(encoding="utf-8", errors="replace").lstrip()
             except OSError as e:
                 print(safe(f"regola check: {path}: {e.strerror}"), file=sys.stderr)
                 errors += 1
@@ -168,6 +188,11 @@ def cmd_simulate(args) -> int:
     t0 = time.perf_counter()
     game = load_game(args.rules, modules=modules, players=args.players)
     t_load = time.perf_counter() - t0
+    if args.log is not None:
+        why = _log_dir_problem(args.log, args.seed, args.games)
+        if why:
+            print(safe(f"regola simulate: --log {args.log}: {why}"), file=sys.stderr)
+            return 2
     stats = simulate(args.rules, args.players, args.games, seed=args.seed, modules=modules, bots=bots,
                      log_dir=args.log, jobs=args.jobs, progress=sys.stderr.isatty() and not args.json)
     stats.load_seconds += t_load
@@ -188,6 +213,37 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def _log_name(game_seed: int) -> str:
+    """The file name simulate.py gives the log of the game played with this seed."""
+    return f"game-{game_seed:06d}.jsonl"
+
+
+def _log_dir_problem(log_dir: str, seed: int, games: int) -> str | None:
+    """Why the logs cannot go into log_dir, or None (the directory is made if needed). Logs
+    already there are never overwritten: another run's logs are someone's results."""
+    p = Path(log_dir)
+    if p.exists() and not p.is_dir():
+        return "exists and is not a directory; give a directory for the logs"
+    try:
+        p.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        return f"cannot make the directory: {e.strerror}"
+    if not os.access(p, os.W_OK | os.X_OK):
+        return "cannot write into this directory"
+    try:
+        present = set(os.listdir(p))
+    except OSError as e:
+        return f"cannot read the directory: {e.strerror}"
+    taken = sorted(name for name in present
+                   if (m := re.fullmatch(r"game-(-?\d+)\.jsonl", name)) and seed <= int(m[1]) < seed + games
+                   and name == _log_name(int(m[1])))
+    if taken:
+        return (f"already holds log{'s' if len(taken) > 1 else ''} of {len(taken)} of these games "
+                f"({', '.join(taken[:3])}{', ...' if len(taken) > 3 else ''}); they are not "
+                f"overwritten: choose a new or empty directory, or remove them")
+    return None
+
+
 # --------------------------------------------------------------------- play
 
 def cmd_play(args) -> int:
@@ -199,11 +255,12 @@ def cmd_play(args) -> int:
         return 2
     from interpreter.loader import load_game
     game = load_game(args.rules, modules=_split(args.with_), players=args.players)
-    humans = [int(h) - 1 for h in _split(args.human)]
-    for h in humans:
-        if not 0 <= h < game.num_players:
-            print(f"regola play: --human {h + 1}: seats are 1 to {game.num_players}", file=sys.stderr)
+    humans = []
+    for h in _split(args.human):
+        if not (h.isdigit() and 1 <= int(h) <= game.num_players):
+            print(safe(f"regola play: --human {h}: give a seat from 1 to {game.num_players}"), file=sys.stderr)
             return 2
+        humans.append(int(h) - 1)
     bots = _split(args.bots) or ["random"]
     session = PlaySession(game, args.rules, humans, bots, args.seed, save_path=args.save)
     return session.run()
@@ -301,23 +358,23 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("simulate", help="play many games with bots and report statistics")
     s.add_argument("rules", help="a bundled game (e.g. lungarno) or a path")
-    s.add_argument("--players", type=int, default=None)
-    s.add_argument("--games", type=int, default=100)
-    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--players", type=whole_number, default=None)
+    s.add_argument("--games", type=positive_int, default=100)
+    s.add_argument("--seed", type=whole_number, default=0)
     s.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
     s.add_argument("--bots", action="append", help="bots, one for all or one per player (random, first, greedy)")
     s.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
-    s.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
+    s.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
     s.set_defaults(func=cmd_simulate)
 
     pl = sub.add_parser("play", help="play in the terminal against bots")
     pl.add_argument("rules", nargs="?")
-    pl.add_argument("--players", type=int, default=None)
+    pl.add_argument("--players", type=whole_number, default=None)
     pl.add_argument("--human", action="append", default=None, help="seat(s) played by a person (default 1)")
     pl.add_argument("--bots", action="append")
     pl.add_argument("--with", dest="with_", action="append")
-    pl.add_argument("--seed", type=int, default=0)
+    pl.add_argument("--seed", type=whole_number, default=0)
     pl.add_argument("--save", metavar="FILE", help="where 'save' writes (default regola-save.json)")
     pl.add_argument("--resume", metavar="FILE", help="continue a saved game")
     pl.set_defaults(func=cmd_play)
