@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
+import textwrap
 
 from interpreter.loader import load_game
 from interpreter.textsafe import safe
@@ -17,6 +19,10 @@ SAVE_FORMAT = "regola-save/1"
 
 HELP = """Enter the number of a move, or the move itself (e.g. buy_tile(2)).
 Other commands: view (show the table again), save [FILE], quit, help."""
+
+WIDTH = 80            # the terminal width the screen is laid out for
+
+_NUMBER = re.compile(r"[+-]?\d+")
 
 
 class PlaySession:
@@ -72,7 +78,7 @@ class PlaySession:
                     return 0
             else:
                 m = self.agents[who].choose(g, s, moves)
-                self.say(f"player({who + 1}) plays {g.move_str_seen_by(s, m, viewer)}")
+                self.say(_wrap(f"player({who + 1}) plays {g.move_str_seen_by(s, m, viewer)}"))
             self.log.entries.append({"type": "move", "player": who + 1, "move": g.move_str(s, m),
                                      "id": g.move_id(s, m)})
             g.apply(s, m)
@@ -88,17 +94,22 @@ class PlaySession:
         self.say("")
         self.say(render_view(g, s, who))
         self.say("")
-        self.say(describe_decision(g, s))
-        texts = [g.move_str(s, m) for m in moves]
-        width = max(len(t) for t in texts) + 6
-        cols = max(1, 100 // width)
-        for i in range(0, len(texts), cols):
-            self.say("".join(f"{j + 1:>3}. {texts[j]:<{width - 5}}" for j in range(i, min(i + cols, len(texts)))))
+        self.say(_wrap(describe_decision(g, s)))
+        self._menu([g.move_str(s, m) for m in moves])
         while True:
             line = self.ask(f"player({who + 1}) > ")
-            if line is None or line == "quit":
-                if line is None or (self.ask("save before quitting? [y/N] ") or "").lower().startswith("y"):
-                    self.save(self.save_path)
+            if line is None:
+                self._input_ended()
+                return None
+            if line == "quit":
+                answer = self.ask("save before quitting? [y/N] ")
+                if answer is None:
+                    self._input_ended()
+                elif answer.lower().startswith("y"):
+                    if not self.save(self.save_path):
+                        continue               # not saved: the game goes on
+                else:
+                    self.say("the game was not saved")
                 return None
             if not line:
                 continue
@@ -108,24 +119,58 @@ class PlaySession:
             if line == "view":
                 self.say(render_view(g, s, who))
                 continue
-            if line.startswith("save"):
+            if line == "save" or line.startswith(("save ", "save\t")):
                 path = line[4:].strip() or self.save_path
                 self.save(path)
                 continue
-            if line.isdigit() and 1 <= int(line) <= len(moves):
-                return moves[int(line) - 1]
+            number = "".join(line.split())
+            if _NUMBER.fullmatch(number):      # a menu number, never a move's internal id
+                n = int(number) if len(number) < 19 else 0      # int() refuses thousands of digits
+                if 1 <= n <= len(moves):
+                    return moves[n - 1]
+                self.say(f"  there {'is only 1 move' if len(moves) == 1 else f'are only {len(moves)} moves'}; "
+                         f"enter {'1' if len(moves) == 1 else f'1 to {len(moves)}'} or a move")
+                continue
             try:
                 return g.parse_move(s, line)
             except IllegalMove as e:
                 self.say(f"  {e}")
 
+    def _menu(self, texts):
+        """The numbered moves, in as many columns as fit WIDTH; a long move wraps under itself."""
+        width = max(len(t) for t in texts) + 6
+        cols = max(1, WIDTH // width)
+        if cols == 1:
+            for j, text in enumerate(texts):
+                self.say(textwrap.fill(text, WIDTH, initial_indent=f"{j + 1:>3}. ", subsequent_indent="       ",
+                                       break_long_words=True, break_on_hyphens=False))
+            return
+        for i in range(0, len(texts), cols):
+            self.say("".join(f"{j + 1:>3}. {texts[j]:<{width - 5}}"
+                             for j in range(i, min(i + cols, len(texts)))).rstrip())
+
+    def _input_ended(self):
+        """End of input (Ctrl-D): nobody can be asked any more, so nothing is written."""
+        self.say("")
+        self.say("input ended: the game was not saved (to keep it, enter 'save' before ending, "
+                 "or 'quit' and answer y)")
+
     def save(self, path):
         data = {"format": SAVE_FORMAT, "rules": self.rules, "with": getattr(self.game, "requested_modules", []),
                 "humans": sorted(p + 1 for p in self.humans), "bots": self.bots, "seed": self.seed,
                 "header": self.log.header, "log": self.log.entries, "state": self.game.dump(self.state)}
-        with open(path, "w", encoding="utf-8") as f:
-            json.dump(data, f)
+        try:
+            with open(path, "w", encoding="utf-8") as f:
+                json.dump(data, f)
+        except OSError as e:
+            self.say(f"  cannot save to {path}: {e.strerror}; try save OTHER-FILE")
+            return False
         self.say(f"saved to {path}; resume with: regola play --resume {path}")
+        return True
+
+
+def _wrap(text: str) -> str:
+    return textwrap.fill(text, WIDTH, subsequent_indent="    ", break_on_hyphens=False)
 
 
 def resume(path, out=None, inp=None) -> PlaySession:
