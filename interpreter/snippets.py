@@ -159,6 +159,9 @@ class SnippetCompiler:
             if me is None and state.pending is not None and state.pending[1] >= 0:
                 me = state.pending[1]
             left = [budget]
+            work = getattr(game, "_work", None)
+            if work is not None:        # a budget for the game's own loops too (procedures called)
+                work[0] = budget
 
             def tick():
                 left[0] -= 1
