@@ -23,6 +23,7 @@ from . import ast
 from . import types as T
 from .compose import Composed
 from .diagnostics import Diagnostic
+from .limits import MAX_COPIES, MAX_GRID_CELLS, MAX_ZONE_SLOTS
 from .suggest import did_you_mean
 from .symbols import (ActionInfo, ActionParamInfo, Callable, CheckedProgram, EventInfo, PaymentInfo, PayRuleInfo,
                       Sym, VarInfo, WatchInfo)
@@ -354,6 +355,9 @@ class Checker:
                     self.error(te, "E104", f"slots are keyed by an enum, area, line or Player, not {key}")
             if te.zone == "row":
                 size = self.static_int(te.size, "the size of a row")
+                if size > MAX_ZONE_SLOTS:
+                    self.error(te.size, "E113", f"a row of {size:,} slots; a row may have at most {MAX_ZONE_SLOTS:,}")
+                    size = MAX_ZONE_SLOTS
             if te.zone in ("stack", "pile", "sequence") and te.key is not None:
                 kt = self.resolve_type(ast.TypeName(span=te.span, name=te.key))
                 if kt is not T.ANY and not T.is_indexed(kt):
@@ -533,6 +537,9 @@ class Checker:
                     count = self.static_int(cell, "a component count")
                     if count < 0:
                         self.error(cell, "E112", "a component count cannot be negative")
+                    elif count > MAX_COPIES:
+                        self.error(cell, "E112", f"{count:,} copies of one component; at most {MAX_COPIES:,}")
+                        count = 0
                     continue
                 if col not in rec.fields:
                     continue
@@ -559,6 +566,11 @@ class Checker:
             g.cols = self.static_int(sizes[0].cols, "the number of columns")
             if g.rows <= 0 or g.cols <= 0:
                 self.error(sizes[0], "E140", "a grid needs at least one row and one column")
+                continue
+            if g.rows * g.cols > MAX_GRID_CELLS:
+                self.error(sizes[0], "E140", f"a grid of {g.rows:,} by {g.cols:,} cells; a grid may have at "
+                                             f"most {MAX_GRID_CELLS:,} cells")
+                g.rows = g.cols = 0
                 continue
             for item in d.items:
                 if isinstance(item, ast.GridLine):

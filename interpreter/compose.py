@@ -16,6 +16,7 @@ from typing import Optional
 from . import ast
 from .diagnostics import Diagnostic, RulesError, SourceMap
 from .parser import parse
+from .limits import MAX_PLAYERS
 from .rules_text import TextError, decode
 from .suggest import did_you_mean
 
@@ -209,9 +210,6 @@ def _module_info(decl: ast.ModuleDecl, prog: ast.Program, path: str, diags) -> M
             m.players = (item.low, item.high)
             diags.extend(_player_range_errors(item))
     return m
-
-
-MAX_PLAYERS = 32        # seats a game may have (every count is checked and compiled on its own)
 
 
 def _player_range_errors(item: ast.GamePlayers) -> list[Diagnostic]:

@@ -15,12 +15,7 @@ from lark import Token, Tree
 
 from . import ast
 from .diagnostics import Diagnostic
-
-MAX_FILE_BYTES = 2_000_000        # a rules file (Lorenzo il Magnifico's largest is ~60 kB)
-MAX_NESTING = 48                  # levels of the syntax tree (the bundled games reach 20)
-MAX_CHAIN = 100                   # terms of one chain of + and -, of * / %, of `and`, of `or`
-MAX_INT_DIGITS = 15               # an integer literal below 10**15
-MAX_STRING = 10_000               # characters of one string literal
+from .limits import MAX_CHAIN, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NESTING, MAX_STRING
 
 # C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides that
 # make a line read differently from how it runs ("Trojan source")

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from .. import ast
 from .. import types as T
 from ..symbols import CheckedProgram
+from ..limits import MAX_RANGE
 from .tables import area_table, field_table
 
 
@@ -383,10 +384,13 @@ class ExprGen:
         return f"abs({self.gen(args[0], env)})"
 
     def _range(self, e, env):
-        return f"range({self.gen(e.args[0], env)}, {self.gen(e.args[1], env)})"
+        a, b = self.gen(e.args[0], env), self.gen(e.args[1], env)
+        if _INT_TEXT.fullmatch(a) and _INT_TEXT.fullmatch(b) and int(b) - int(a) <= MAX_RANGE:
+            return f"range({a}, {b})"         # (constants are written as their values)
+        return f"_range({a}, {b})"           # checked when it runs (runtime/helpers.py)
 
     def b_range(self, e, args, env):
-        return f"list(range({self.gen(args[0], env)}, {self.gen(args[1], env)}))"
+        return f"list({self._range(e, env)})"
 
     def b_values(self, e, args, env):
         t = self.t(args[0])
@@ -516,6 +520,9 @@ class ExprGen:
 
 
 _LOOPS = (ast.GeneratorCall, ast.ListComp)
+
+
+_INT_TEXT = re.compile(r"-?\d{1,15}")
 
 
 def _int_lit(e):

@@ -111,21 +111,26 @@ class StatementCompiler:
             inner = dict(env)
             var = self._local(inner, s.var, machine)
             out.add(ind, f"for {var} in {low.iterable(s.iter, env, out, ind)}:", sp)
+            _tick(out, ind + 1, sp)
             if s.cond is not None:
                 low.test(s.cond, inner, out, ind + 1, "continue")
             self._block_plain(s.body, inner, out, ind + 1, loops + [("py",)], machine)
         elif k is ast.RepeatStmt:
             out.add(ind, f"for _ in range({g(s.count, env)}):", sp)
+            _tick(out, ind + 1, sp)
             self._block_plain(s.body, env, out, ind + 1, loops + [("py",)], machine)
         elif k is ast.WhileStmt:
             if needs_lowering(s.cond):        # the test's loops run again before each round
                 out.add(ind, "while True:", sp)
+                _tick(out, ind + 1, sp)
                 low.test(s.cond, env, out, ind + 1, "break")
             else:
                 out.add(ind, f"while {g(s.cond, env)}:", sp)
+                _tick(out, ind + 1, sp)
             self._block_plain(s.body, env, out, ind + 1, loops + [("py",)], machine)
         elif k is ast.LoopStmt:
             out.add(ind, "while True:", sp)
+            _tick(out, ind + 1, sp)
             self._block_plain(s.body, env, out, ind + 1, loops + [("py",)], machine)
         elif k is ast.ReturnStmt:
             out.add(ind, f"return {low.expr(s.value, env, out, ind)}", sp)
@@ -346,3 +351,11 @@ class StatementCompiler:
                 out.add(ind, f"{kn}[:] = [0] * len({var})", sp)
         else:
             out.add(ind, f"del {var}[:]", sp)
+
+
+def _tick(out, ind, span):
+    """Each round of a loop of statements spends one step of the budget the runner gives
+    every run between two decisions (runtime/runner.py): a loop that never ends, or one over
+    a billion values, stops with an error at its line instead of hanging."""
+    out.add(ind, "_W[0] -= 1", span)
+    out.add(ind, "if _W[0] < 0: _loop_budget()", span)

@@ -69,6 +69,7 @@ class Game(Runner, Chance, MoveNames, Saves):
         ns["PLAYERS"] = list(range(self.num_players))
         ns["NP"] = self.num_players
         ns.update(compiled.tables)
+        ns["_W"] = self._work = [0]      # the loop budget of one run (set by Runner._run)
         code = compile(src, self._filename, "exec")
         exec(code, ns)
         self.ns = ns

@@ -5,9 +5,24 @@ from __future__ import annotations
 from itertools import compress
 from operator import gt as _gt  # noqa: F401 (the generated code compares lists item by item)
 
+from ..limits import MAX_RANGE
+
 
 class RulesRuntimeError(Exception):
     """The rules did something impossible while running (a bug in the rules, not a bad move)."""
+
+
+def _range(a, b):
+    """range(a, b) whose bounds are known only when the rules run: refused past MAX_RANGE
+    values (a bigger one would take the memory or the time of the machine)."""
+    if b - a > MAX_RANGE:
+        raise RulesRuntimeError(f"range({a}, {b}) has {b - a:,} values; a range may have at most {MAX_RANGE:,}")
+    return range(a, b)
+
+
+def _loop_budget():
+    raise RulesRuntimeError("the rules' loops ran more rounds than one decision allows (an endless "
+                            "loop?); see 'Limits at run time' in docs/engine.md")
 
 
 def _it_counts(counts):

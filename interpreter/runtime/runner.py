@@ -5,10 +5,19 @@ error happened.
 
 from __future__ import annotations
 
+import sys
+
+from ..limits import STEP_BUDGET
 from . import state as st
 from .helpers import NoOptions, RulesRuntimeError, _EndGame
 
 RET, SUSPEND, CALL = -1, -2, -3
+
+
+# Python errors of generated code that mean the rules did something impossible (located at
+# the rule whose line raised them)
+_PYTHON_ERRORS = (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError,
+                  RecursionError, MemoryError)
 
 
 class _Endless(Exception):
@@ -19,7 +28,7 @@ class Runner:
     """Part of `Game` (game.py): uses its `compiled`, `sites`, `_procs`, `_score` and the
     generated module's file name and line spans (`_filename`, `_spans`)."""
 
-    STEP_BUDGET = 2_000_000          # blocks run between two decisions before we call it a loop
+    STEP_BUDGET = STEP_BUDGET        # blocks run between two decisions before we call it a loop
 
     def _run(self, s: st.State):
         """Run blocks until a decision is pending or the game is over. Every block entered
@@ -27,6 +36,7 @@ class Runner:
         stack = s.stack
         procs = self._procs
         budget = self.STEP_BUDGET
+        self._work[0] = budget          # rounds of the rules' own loops (codegen/statements.py _tick)
         while True:
             try:
                 while stack:
@@ -58,7 +68,7 @@ class Runner:
                 raise RulesRuntimeError(str(e)) from None
             except RulesRuntimeError as e:
                 raise self._located(e) from None
-            except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as e:
+            except _PYTHON_ERRORS as e:
                 raise self._located(e) from None
             # the stack is empty: the game ends (its `on game end` rules run first)
             if s.phase == st.PLAYING:
@@ -82,7 +92,7 @@ class Runner:
             return [self._score(s, p) for p in range(s.nplayers)]
         except RulesRuntimeError as e:
             raise self._located(e) from None
-        except (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError) as e:
+        except _PYTHON_ERRORS as e:
             raise self._located(e) from None
 
     def _unit_name(self, pid: int) -> str:
@@ -107,6 +117,11 @@ class Runner:
             msg = "division by zero"
         elif isinstance(exc, ValueError) and ("empty" in msg or "arg is an empty" in msg):
             msg = "min or max of nothing"
+        elif isinstance(exc, RecursionError):
+            msg = (f"calls nested more than {sys.getrecursionlimit():,} deep: a procedure, def, event "
+                   f"or 'when' trigger that sets itself off without end?")
+        elif isinstance(exc, MemoryError):
+            msg = "the rules built more than this machine's memory holds"
         elif not isinstance(exc, RulesRuntimeError):
             msg = f"{type(exc).__name__}: {msg}"
         where = f"{span}: " if span is not None else ""

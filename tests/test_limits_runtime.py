@@ -1,0 +1,98 @@
+"""A rules file that checks clean can still loop or explode when it runs; the engine stops it
+with a rules runtime error naming the rule's line (docs/engine.md, "Limits at run time")."""
+
+import pytest
+
+from interpreter.limits import MAX_RANGE
+from interpreter.runtime.helpers import RulesRuntimeError
+from rules_helpers import load
+
+HEAD = "game bad:\n    players 2..2\n\nglobal:\n    t: int = 0\n\n"
+
+
+def _start(tmp_path, body):
+    game = load(tmp_path, HEAD + body)
+    return game, lambda: game.new_initial_state(0)
+
+
+def _line_of(body, text):
+    return (HEAD + body).splitlines().index(next(x for x in (HEAD + body).splitlines() if text in x)) + 1
+
+
+RECURSION = {
+    "procedure": ("procedure r():\n    t += 1\n    r()\n\nflow:\n    r()\nscore: t\n", "    r()"),
+    "def": ("def f(n: int) -> int = f(n + 1) + 1\n\nflow:\n    t = f(0)\nscore: t\n", "def f"),
+    "event": ("event ping()\non ping():\n    t += 1\n    emit ping()\n\nflow:\n    emit ping()\nscore: t\n",
+              "    emit ping()"),
+    "when": ("per player:\n    n: int = 0\n\nwhen p.n reaches 1:\n    p.n -= 1\n    p.n += 1\n\n"
+             "flow:\n    player(1).n += 1\nscore: 0\n", "when p.n"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(RECURSION))
+def test_endless_recursion_is_a_located_error(tmp_path, kind):
+    body, at = RECURSION[kind]
+    game, start = _start(tmp_path, body)
+    with pytest.raises(RulesRuntimeError, match=r"calls nested more than [\d,]+ deep") as e:
+        start()
+    assert f":{_line_of(body, at)}:" in str(e.value)
+
+
+def test_recursion_in_the_score_is_a_located_error(tmp_path):
+    body = "def f(n: int) -> int = f(n + 1) + 1\n\nflow:\n    pass\nscore: f(0)\n"
+    game, start = _start(tmp_path, body)
+    with pytest.raises(RulesRuntimeError, match="calls nested") as e:
+        start()
+    assert f":{_line_of(body, 'def f')}:" in str(e.value)
+
+
+LOOPS = {
+    "while in setup": ("setup:\n    while true:\n        t += 1\n\nflow:\n    pass\nscore: t\n", "while true"),
+    "while in flow": ("flow:\n    while t >= 0:\n        t += 1\nscore: t\n", "while t"),
+    "loop": ("flow:\n    loop:\n        pass\nscore: t\n", "loop:"),
+    "repeat": ("flow:\n    repeat 1000000000:\n        t += 1\nscore: t\n", "repeat"),
+    "nested for": ("flow:\n    for i in range(0, 100000):\n        for j in range(0, 100000):\n"
+                   "            t += 1\nscore: t\n", "for j"),
+    "procedure": ("procedure spin():\n    while true:\n        t += 1\n\nflow:\n    spin()\nscore: t\n", "while"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(LOOPS))
+def test_a_loop_that_never_ends_is_a_located_error(tmp_path, kind):
+    body, at = LOOPS[kind]
+    game, start = _start(tmp_path, body)
+    with pytest.raises(RulesRuntimeError, match="loops ran more rounds than one decision allows") as e:
+        start()
+    assert f":{_line_of(body, at)}:" in str(e.value)
+
+
+def test_the_loop_budget_is_per_decision(tmp_path):
+    # 1.5 million rounds before each of two decisions: each run is within its own budget
+    body = ("flow:\n    repeat 2:\n        for i in range(0, 750000):\n            t += 1\n"
+            "        act player(1): a | b\n\naction a():\n    pass\naction b():\n    pass\nscore: t\n")
+    game, start = _start(tmp_path, body)
+    s = start()
+    assert game.scores(s)[0] == 750_000
+    game.apply(s, game.legal_moves(s)[0])
+    assert game.scores(s)[0] == 1_500_000 and not game.is_terminal(s)
+
+
+@pytest.mark.parametrize("where,body", [
+    ("flow", "flow:\n    for i in range(0, 1000000000):\n        t += 1\nscore: t\n"),
+    ("def", "def f() -> int = count(i for i in range(0, 1000000000) where i > 5)\nflow:\n    t = f()\nscore: t\n"),
+    ("list", "flow:\n    let xs = [i for i in range(0, 1000000000)]\n    t = count(xs)\nscore: t\n"),
+    ("computed", "flow:\n    t = 1000000\n    t = count(range(0, t * 1000))\nscore: t\n"),
+    ("action domain", "flow:\n    act player(1): a\n\naction a(x in range(0, 1000000000000)):\n    t = x\nscore: t\n"),
+])
+def test_a_range_too_large_is_refused_where_it_is_built(tmp_path, where, body):
+    game, start = _start(tmp_path, body)
+    with pytest.raises(RulesRuntimeError, match=f"a range may have at most {MAX_RANGE:,}") as e:
+        start()
+    assert ".regola:" in str(e.value)
+
+
+def test_a_range_at_the_limit_is_allowed(tmp_path):
+    body = f"flow:\n    t = count(range(0, {MAX_RANGE}))\nscore: t\n"
+    game, start = _start(tmp_path, body)
+    s = start()
+    assert game.scores(s)[0] == MAX_RANGE
