@@ -16,6 +16,7 @@ from lark.indenter import DedentError, Indenter
 
 from . import ast
 from .diagnostics import Diagnostic, RulesError, SourceMap
+from .grammar_cache import cache_file
 from .resources import grammar_path
 from .rules_text import TextError, check_characters, check_nesting, int_value, string_value
 
@@ -74,8 +75,10 @@ def _lark() -> Lark:
     path = grammar_path()
     with open(path, encoding="utf-8") as f:
         text = f.read()
+    import lark
+    cache = cache_file(text, lark.__version__) or False       # never lark's shared /tmp file
     return Lark(text, parser="lalr", postlex=_RegolaIndenter(), propagate_positions=True,
-                maybe_placeholders=True, cache=True, start="start")
+                maybe_placeholders=True, cache=cache, start="start")
 
 
 class _Builder(Transformer):
