@@ -96,3 +96,35 @@ def test_a_range_at_the_limit_is_allowed(tmp_path):
     game, start = _start(tmp_path, body)
     s = start()
     assert game.scores(s)[0] == MAX_RANGE
+
+
+def _cli(capsys, *args):
+    from regola_tools.cli import main
+    code = main(list(args))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_simulate_stops_a_game_that_never_ends(tmp_path, capsys):
+    body = ("flow:\n    loop:\n        act player(1): a | b\n\naction a():\n    t += 1\n"
+            "action b():\n    t -= 1\nscore: t\n")
+    d = tmp_path / "endless"
+    d.mkdir()
+    (d / "endless.regola").write_text(HEAD + body)
+    code, out, err = _cli(capsys, "simulate", str(d), "--games", "2", "--max-moves", "500")
+    assert code == 1 and "no end after 500 moves" in err and "Traceback" not in err
+    code, out, err = _cli(capsys, "simulate", str(d), "--games", "2", "--max-moves", "500", "--jobs", "2")
+    assert code == 1 and "no end after 500 moves" in err
+
+
+def test_simulate_max_steps_sets_the_budget_between_decisions(tmp_path, capsys):
+    body = "flow:\n    for i in range(0, 5000):\n        t += 1\n    act player(1): a\n\naction a(v in range(0, 2)):\n    t += v\nscore: t\n"
+    d = tmp_path / "busy"
+    d.mkdir()
+    (d / "busy.regola").write_text(HEAD + body)
+    code, out, err = _cli(capsys, "simulate", str(d), "--games", "1", "--max-steps", "1000")
+    assert code == 1 and "busy.regola:8:" in err and "loops ran more rounds" in err
+    code, out, err = _cli(capsys, "simulate", str(d), "--games", "1", "--max-steps", "10000")
+    assert code == 0, err
+    from interpreter.loader import load_game
+    assert load_game(str(d), players=2).STEP_BUDGET == 2_000_000      # put back after the run

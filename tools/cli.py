@@ -194,7 +194,8 @@ def cmd_simulate(args) -> int:
             print(safe(f"regola simulate: --log {args.log}: {why}"), file=sys.stderr)
             return 2
     stats = simulate(args.rules, args.players, args.games, seed=args.seed, modules=modules, bots=bots,
-                     log_dir=args.log, jobs=args.jobs, progress=sys.stderr.isatty() and not args.json)
+                     log_dir=args.log, jobs=args.jobs, progress=sys.stderr.isatty() and not args.json,
+                     max_moves=args.max_moves, max_steps=args.max_steps)
     stats.load_seconds += t_load
     d = stats.as_dict(args.rules, game.modules, bots, args.seed)
     if args.json:
@@ -215,7 +216,8 @@ def cmd_simulate(args) -> int:
 
 def _log_name(game_seed: int) -> str:
     """The file name simulate.py gives the log of the game played with this seed."""
-    return f"game-{game_seed:06d}.jsonl"
+    from .simulate import log_name
+    return log_name(game_seed)
 
 
 def _log_dir_problem(log_dir: str, seed: int, games: int) -> str | None:
@@ -366,6 +368,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
+    s.add_argument("--max-moves", type=positive_int, default=100_000, metavar="N",
+                   help="stop with an error when a game has not ended after N moves (default 100,000)")
+    s.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
+                   help="steps of the rules allowed between two decisions (default 2,000,000)")
     s.set_defaults(func=cmd_simulate)
 
     pl = sub.add_parser("play", help="play in the terminal against bots")
@@ -415,6 +421,11 @@ def main(argv=None) -> int:
     except Exception as e:  # noqa: BLE001 - last resort: a clear message, not a traceback
         from interpreter.runtime.helpers import RulesRuntimeError
         from interpreter.runtime.game import StateError
+        from .match import GameDidNotEnd
+        if isinstance(e, GameDidNotEnd):
+            print(safe(f"regola {args.command}: {e}; the rules may never end (or raise --max-moves)"),
+                  file=sys.stderr)
+            return 1
         if isinstance(e, (RulesRuntimeError, StateError)):
             print(safe(f"regola {args.command}: {e}"), file=sys.stderr)
             return 1

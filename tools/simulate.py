@@ -84,18 +84,33 @@ class Progress:
             sys.stderr.flush()
 
 
-def _run_range(rules, modules, players, bots, seed, first, count, log_dir, progress=None):
+MAX_MOVES = 100_000          # moves of one game before it is called endless (--max-moves)
+
+
+def log_name(game_seed: int) -> str:
+    """The file name of the log of the game played with this seed."""
+    return f"game-{game_seed:06d}.jsonl"
+
+
+def _run_range(rules, modules, players, bots, seed, first, count, log_dir, progress=None,
+               max_moves=MAX_MOVES, max_steps=None):
     game = load_game(rules, modules=modules, players=players)
     st = Stats(game.num_players)
-    for i in range(first, first + count):
-        gseed = seed + i
-        agents = agents_for(game, bots, gseed)
-        res = play(game, agents, gseed, rules=rules, record=log_dir is not None)
-        if log_dir is not None:
-            logs.write(os.path.join(log_dir, f"game-{gseed:06d}.jsonl"), res.log)
-        st.add(res)
-        if progress is not None:
-            progress.update(st.games)
+    budget = game.STEP_BUDGET
+    if max_steps is not None:
+        game.STEP_BUDGET = max_steps   # (the loaded game is shared: put back below)
+    try:
+        for i in range(first, first + count):
+            gseed = seed + i
+            agents = agents_for(game, bots, gseed)
+            res = play(game, agents, gseed, rules=rules, record=log_dir is not None, max_moves=max_moves)
+            if log_dir is not None:
+                logs.write(os.path.join(log_dir, log_name(gseed)), res.log)
+            st.add(res)
+            if progress is not None:
+                progress.update(st.games)
+    finally:
+        game.STEP_BUDGET = budget
     return st
 
 
@@ -104,7 +119,10 @@ def _worker(args):
 
 
 def simulate(rules: str, players: int, games: int, seed: int = 0, modules=(), bots=("random",),
-             log_dir=None, jobs: int = 1, progress: bool = False) -> Stats:
+             log_dir=None, jobs: int = 1, progress: bool = False, max_moves: int = MAX_MOVES,
+             max_steps: int | None = None) -> Stats:
+    """Play `games` games with bots. A game longer than `max_moves` moves raises
+    GameDidNotEnd; `max_steps` replaces the game's step budget between two decisions."""
     t0 = time.perf_counter()
     game = load_game(rules, modules=modules, players=players)
     t_load = time.perf_counter() - t0
@@ -115,12 +133,14 @@ def simulate(rules: str, players: int, games: int, seed: int = 0, modules=(), bo
     jobs = max(1, min(jobs, games))
     if jobs == 1:
         bar = Progress(games, progress)
-        stats.merge(_run_range(rules, tuple(modules), players, list(bots), seed, 0, games, log_dir, bar))
+        stats.merge(_run_range(rules, tuple(modules), players, list(bots), seed, 0, games, log_dir, bar,
+                               max_moves, max_steps))
         bar.close()
     else:
         import multiprocessing as mp
         chunk = (games + jobs - 1) // jobs
-        parts = [(rules, tuple(modules), players, list(bots), seed, i * chunk, min(chunk, games - i * chunk), log_dir)
+        parts = [(rules, tuple(modules), players, list(bots), seed, i * chunk, min(chunk, games - i * chunk), log_dir,
+                  None, max_moves, max_steps)
                  for i in range(jobs) if i * chunk < games]
         ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
         with ctx.Pool(len(parts)) as pool:
