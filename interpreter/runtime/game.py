@@ -151,10 +151,11 @@ class Game(Runner, Chance, MoveNames, Saves):
         if type(move) is not tuple:
             if isinstance(move, str):
                 move = self.parse_move(s, move)
-            elif isinstance(move, int):
-                move = self.move_from_id(s, move)
-            elif isinstance(move, list):
-                move = tuple(tuple(x) if isinstance(x, list) else x for x in move)
+            elif hasattr(move, "__index__") and not isinstance(move, bool):
+                move = self.move_from_id(s, move.__index__())     # an id (also a numpy integer)
+            elif not isinstance(move, tuple):
+                raise IllegalMove("%.60r" % (move,), "a move is a tuple from legal_moves, its text (move_str) "
+                                                     f"or its integer id (move_id), not a {type(move).__name__}")
         legal = s.cache if s.cache is not None else self.legal_moves(s)
         if move not in legal:          # (an identical object is found without comparing)
             raise self._illegal(s, move)
