@@ -6,19 +6,18 @@ from __future__ import annotations
 
 from ..codegen.program import VarSlot
 from . import state as st
+from .helpers import RulesRuntimeError
+from .validate import StateError, StateValidator, check_resumable  # noqa: F401 (StateError re-exported)
 from .values import _copy, _default_for
 
 
 _new_state = object.__new__
 
 
-class StateError(Exception):
-    """A saved state or log that cannot be loaded, and why."""
-
-
 class Saves:
     """Part of `Game` (game.py): uses its identity (`name`, `modules`, `num_players`,
-    `fingerprint`), `vars`, `sites`, `_procs`, `_clone_v`, `_load_v` and `_all_scores`."""
+    `fingerprint`), `vars`, `sites`, `_procs`, `_clone_v`, `_load_v` and `_all_scores`;
+    `load` checks a save with a StateValidator (validate.py) made on the first load."""
 
     def _initial_vars(self) -> list:
         n = self.num_players
@@ -105,41 +104,26 @@ class Saves:
                 "stack": c.stack, "pending": c.pending, "rng": s.rng, "phase": s.phase}
 
     def load(self, data: dict):
-        def bad(why):
-            raise StateError(f"cannot load this state: {why}")
-        if not isinstance(data, dict) or data.get("format") != "regola-state/1":
-            bad("it is not a Regola saved state (format regola-state/1)")
-        if data.get("game") != self.name:
-            bad(f"it is a state of '{data.get('game')}', not '{self.name}'")
-        if data.get("players") != self.num_players:
-            bad(f"it has {data.get('players')} players; this game was loaded for {self.num_players}")
-        if list(data.get("modules", [])) != self.modules:
-            bad(f"it was saved with modules {data.get('modules')}; these are {self.modules}")
-        if data.get("fingerprint") != self.fingerprint:
-            bad("the rules changed since it was saved (fingerprint differs)")
-        v = data.get("v")
-        if not isinstance(v, list) or len(v) != len(self.vars):
-            bad("its variables do not match the rules' layout")
-        stack = data.get("stack")
-        if not isinstance(stack, list) or not all(
-                isinstance(f, list) and len(f) == 4 and isinstance(f[0], int) and 0 <= f[0] < len(self._procs)
-                and isinstance(f[1], int) and 0 <= f[1] < len(self._procs[f[0]]) and isinstance(f[2], dict)
-                for f in stack):
-            bad("its stack of pending rules is malformed")
-        pending = data.get("pending")
-        if pending is not None and not (isinstance(pending, list) and len(pending) == 2
-                                        and isinstance(pending[0], int) and 0 <= pending[0] < len(self.sites)):
-            bad("its pending decision is malformed")
+        """A state from `dump`'s data, after checking every field against the rules (validate.py):
+        a save that does not fit raises StateError naming the field, never a later crash."""
+        validator = self.__dict__.get("_state_validator")
+        if validator is None:
+            validator = self._state_validator = StateValidator(self)
+        validator.check_identity(data)
+        validator.check_variables(data["v"])
+        stack = validator.check_stack(data["stack"])
+        pending = validator.check_pending(data["pending"], stack)
         s = st.State()
-        try:
-            s.v = self._load_v(v)
-        except (TypeError, IndexError):
-            bad("its variables do not match the rules' layout")
-        s.stack = [[f[0], f[1], dict(f[2]), f[3]] for f in stack]
-        s.pending = list(pending) if pending is not None else None
-        s.rng = int(data.get("rng", 0))
-        s.phase = int(data.get("phase", 0))
+        s.v = self._load_v(data["v"])
+        s.stack = stack
+        s.pending = pending
+        s.rng = validator.check_rng(data["rng"])
+        s.phase = validator.check_phase(data["phase"], pending, stack)
         s.nplayers = self.num_players
+        check_resumable(self, s)
         if s.phase == st.OVER:
-            s.result = self._all_scores(s)
+            try:
+                s.result = self._all_scores(s)
+            except RulesRuntimeError as e:
+                raise StateError(f"cannot load this state: the final scores cannot be computed: {e}") from None
         return s
