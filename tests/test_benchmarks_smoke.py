@@ -143,3 +143,10 @@ def test_state_size_lungarno_json_and_table():
     assert r.returncode == 0, r.stderr
     assert "memory bytes start/middle/end" in r.stdout
     assert any(line.startswith("lungarno 2p") for line in r.stdout.splitlines())
+
+
+def test_soak_runs_every_check_on_a_few_games():
+    r = run(ROOT / "benchmarks" / "soak.py", "--moves", "300", "--games", "tic-tac-toe,lungarno")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "every check held" in r.stdout
+    assert "lungarno 5p base" in r.stdout and "tic-tac-toe 2p base" in r.stdout
