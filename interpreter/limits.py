@@ -23,4 +23,5 @@ MAX_ZONE_SLOTS = 10_000           # slots of a row
 
 # running
 MAX_RANGE = 1_000_000             # values of one range(a, b)
+MAX_INT = 2 ** 53                 # a number the rules store or multiply stays within -MAX_INT..MAX_INT
 STEP_BUDGET = 2_000_000           # blocks run, and rounds of the rules' loops, between two decisions

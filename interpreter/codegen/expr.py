@@ -140,7 +140,10 @@ class ExprGen:
 
     def g_binary(self, e, env):
         op = "//" if e.op == "/" else e.op
-        return f"({self.gen(e.left, env)} {op} {self.gen(e.right, env)})"
+        left, right = self.gen(e.left, env), self.gen(e.right, env)
+        if op == "*" and not (_FIXED_NUMBER.fullmatch(left) or _FIXED_NUMBER.fullmatch(right)):
+            return f"_mul({left}, {right})"      # checked: squaring again and again explodes
+        return f"({left} {op} {right})"
 
     def g_neg(self, e, env):
         return f"(-{self.gen(e.operand, env)})"
@@ -523,6 +526,9 @@ _LOOPS = (ast.GeneratorCall, ast.ListComp)
 
 
 _INT_TEXT = re.compile(r"-?\d{1,15}")
+# a number fixed when the rules are compiled (a literal or a constant): a product with one
+# cannot grow by itself, so it needs no check
+_FIXED_NUMBER = re.compile(r"\(?-?\d{1,15}\)?|K_\w+")
 
 
 def _int_lit(e):

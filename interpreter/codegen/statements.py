@@ -7,6 +7,7 @@ from typing import Optional
 
 from .. import ast
 from .. import types as T
+from ..limits import MAX_INT
 from .expr import CodegenError
 from .layout import VarSlot
 from .lines import Lines
@@ -234,6 +235,8 @@ class StatementCompiler:
                 loc = env[tgt.name]
                 op = {"=": "=", "+=": "+=", "-=": "-="}[s.op]
                 out.add(ind, f"{loc} {op} {val}", s.span)
+                if s.op != "=" and T.is_int(self.p.types.get(id(s.value))):   # (doubling in a loop)
+                    out.add(ind, f"if not -{MAX_INT} <= {loc} <= {MAX_INT}: _too_big({tgt.name!r}, {loc})", s.span)
                 return []
             container, key = "V", str(self.slots[tgt.name])
         elif isinstance(tgt, ast.Attr):
@@ -247,7 +250,9 @@ class StatementCompiler:
             delta = None
         else:
             delta = val if s.op == "+=" else f"-({val})"
-        if vs is not None and (vs.low is not None or vs.high is not None) and vs.kind in ("scalar", "map"):
+        whole_map = vs is not None and vs.kind == "map" and not isinstance(tgt, ast.Index)
+        if vs is not None and vs.kind in ("scalar", "map") and (vs.low is not None or vs.high is not None
+                                                                or (_holds_ints(vs) and not whole_map)):
             if delta is None:
                 out.add(ind, f"_o = {container}; _i = {key}; _v = {val}", s.span)
                 self._bounded_store(out, ind, vs, s.span)
@@ -261,13 +266,15 @@ class StatementCompiler:
         return []
 
     def _adjust(self, out, ind, container, key, delta, vs: VarSlot, span):
-        if vs.low is None and vs.high is None:
+        if vs.low is None and vs.high is None and not _holds_ints(vs):
             out.add(ind, f"{container}[{key}] += {delta}", span)
             return
         out.add(ind, f"_o = {container}; _i = {key}; _v = _o[_i] + {delta}", span)
         self._bounded_store(out, ind, vs, span)
 
     def _bounded_store(self, out, ind, vs: VarSlot, span):
+        """Store _v in _o[_i] within the declared bounds (clamped, or an error), and a number
+        within -MAX_INT..MAX_INT where no bound is declared (limits.py)."""
         lo, hi = vs.low, vs.high
         if vs.clamp:
             expr = "_v"
@@ -275,6 +282,8 @@ class StatementCompiler:
                 expr = f"max({lo}, {expr})"
             if hi is not None:
                 expr = f"min({hi}, {expr})"
+            if lo is None or hi is None:
+                out.add(ind, f"if not -{MAX_INT} <= _v <= {MAX_INT}: _too_big({vs.name!r}, _v)", span)
             out.add(ind, f"_o[_i] = {expr}", span)
             return
         conds = []
@@ -282,7 +291,10 @@ class StatementCompiler:
             conds.append(f"_v < {lo}")
         if hi is not None:
             conds.append(f"_v > {hi}")
-        out.add(ind, f"if {' or '.join(conds)}: _bound_error({vs.name!r}, _v, {lo!r}, {hi!r})", span)
+        if conds:
+            out.add(ind, f"if {' or '.join(conds)}: _bound_error({vs.name!r}, _v, {lo!r}, {hi!r})", span)
+        if lo is None or hi is None:
+            out.add(ind, f"if not -{MAX_INT} <= _v <= {MAX_INT}: _too_big({vs.name!r}, _v)", span)
         out.add(ind, "_o[_i] = _v", span)
 
     # moving components -----------------------------------------------------
@@ -359,3 +371,11 @@ def _tick(out, ind, span):
     a billion values, stops with an error at its line instead of hanging."""
     out.add(ind, "_W[0] -= 1", span)
     out.add(ind, "if _W[0] < 0: _loop_budget()", span)
+
+
+def _holds_ints(vs: VarSlot) -> bool:
+    """An int variable, or a map to ints: its stores are kept within -MAX_INT..MAX_INT."""
+    t = T.strip(vs.type)
+    if vs.kind == "map":
+        t = T.strip(getattr(t, "value", None))
+    return t is T.INT or isinstance(t, T.IntRange)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import compress
 from operator import gt as _gt  # noqa: F401 (the generated code compares lists item by item)
 
-from ..limits import MAX_RANGE
+from ..limits import MAX_INT, MAX_RANGE
 
 
 class RulesRuntimeError(Exception):
@@ -18,6 +18,19 @@ def _range(a, b):
     if b - a > MAX_RANGE:
         raise RulesRuntimeError(f"range({a}, {b}) has {b - a:,} values; a range may have at most {MAX_RANGE:,}")
     return range(a, b)
+
+
+def _mul(a, b):
+    """a * b of two numbers the rules computed: a number squared again and again would
+    otherwise grow until it takes the machine's memory and time."""
+    r = a * b
+    if -MAX_INT <= r <= MAX_INT:
+        return r
+    raise RulesRuntimeError(f"{a} * {b} is beyond the numbers the rules may use (-2**53..2**53)")
+
+
+def _too_big(name, value):
+    raise RulesRuntimeError(f"'{name}' would be {value}, beyond the numbers the rules may use (-2**53..2**53)")
 
 
 def _loop_budget():
