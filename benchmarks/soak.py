@@ -32,6 +32,9 @@ from interpreter.loader import load_game  # noqa: E402
 from interpreter.resources import bundled_games, find_rules  # noqa: E402
 from interpreter.snippets import SnippetCompiler  # noqa: E402
 
+# invariants the soak tests do not check once the game is over: Lorenzo's family members
+# stay on the board after the last round (availability is reset by a next round that never comes)
+NOT_AT_THE_END = ("family members on the board",)
 MAX_DECISIONS = 20_000          # a random game longer than this is a failure (it should end)
 DEEP_EVERY = 25                 # decisions between the costlier checks (observe, clone, save)
 
@@ -128,7 +131,7 @@ def soak_one(rules, players, modules, seed, checks, game) -> tuple[int, int]:
         if decisions > MAX_DECISIONS:
             raise Failure(f"{where}: no end after {MAX_DECISIONS} decisions")
     for name, fn in checks:
-        if not fn(s):
+        if not name.startswith(NOT_AT_THE_END) and not fn(s):
             raise Failure(f"{where}, at the end: invariant broken: {name}")
     if len(game.scores(s)) != players or not game.winners(s):
         raise Failure(f"{where}: scores or winners missing at the end")
