@@ -17,7 +17,7 @@ from . import ast
 from .diagnostics import Diagnostic, RulesError, SourceMap
 from .parser import parse
 from .limits import MAX_PLAYERS
-from .rules_text import TextError, decode
+from .rules_text import TextError, decode, shown_text
 from .suggest import did_you_mean
 
 
@@ -108,7 +108,7 @@ def _read_game(path: Path) -> GameSource:
         try:
             text = decode(data)
         except TextError as e:
-            sources.add(name, data.decode("utf-8", errors="replace"))
+            sources.add(name, shown_text(data))
             diags.append(e.diagnostic(name))
             continue
         try:

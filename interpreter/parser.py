@@ -18,7 +18,7 @@ from . import ast
 from .diagnostics import Diagnostic, RulesError, SourceMap
 from .grammar_cache import cache_file
 from .resources import grammar_path
-from .rules_text import TextError, check_characters, check_nesting, int_value, string_value
+from .rules_text import RulesText, TextError, check_characters, check_nesting, int_value, string_value
 
 
 # A line ending in one of these continues on the next line (no parentheses needed).
@@ -228,7 +228,7 @@ def _hint(exc, expected: set[str]) -> str | None:
 def parse(text: str, filename: str = "<rules>", sources: SourceMap | None = None) -> ast.Program:
     """Parse one file. Raises RulesError with a single diagnostic on a syntax error."""
     if sources is not None:
-        sources.add(filename, text)
+        sources.add(filename, RulesText(text))
     if not text.endswith("\n"):
         text += "\n"
     try:

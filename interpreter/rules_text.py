@@ -17,9 +17,10 @@ from . import ast
 from .diagnostics import Diagnostic
 from .limits import MAX_CHAIN, MAX_FILE_BYTES, MAX_INT_DIGITS, MAX_NESTING, MAX_STRING
 
-# C0 controls but tab and newline, DEL, C1 controls, and the bidirectional overrides that
+# C0 controls but tab and newline, DEL, C1 controls, the line and paragraph separators
+# (editors break lines there, the parser does not), and the bidirectional overrides that
 # make a line read differently from how it runs ("Trojan source")
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
 
 
@@ -48,13 +49,37 @@ def decode(data: bytes) -> str:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        good = data[:e.start].decode("utf-8", errors="replace")
+        good = _normal(data[:e.start].decode("utf-8", errors="replace"))
         line, col = _line_col(good, len(good))
         raise TextError(line, col, f"byte 0x{data[e.start]:02x} is not UTF-8 text",
                         "save the file as UTF-8") from None
+    return _normal(text)
+
+
+def _normal(text: str) -> str:
+    """Without a byte-order mark, every line ending made '\\n'."""
     if text.startswith("\ufeff"):
         text = text[1:]
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def shown_text(data: bytes) -> "RulesText":
+    """What the source map keeps of a file that could not be read as rules text: its lines
+    as decode() counts them, bytes that are not UTF-8 replaced."""
+    return RulesText(_normal(data.decode("utf-8", errors="replace")))
+
+
+class RulesText(str):
+    """The text of a rules file as the source map keeps it: its lines end at '\\n' only, as
+    the parser counts them (`str.splitlines`, which the source map uses, also breaks at \\x0b,
+    \\x0c, \\x1c-\\x1e, \\x85, \\u2028 and \\u2029; a diagnostic about such a character
+    would otherwise show the wrong line)."""
+
+    def splitlines(self, keepends: bool = False) -> list[str]:
+        lines = self.split("\n")
+        if keepends:
+            lines = [x + "\n" for x in lines[:-1]] + [lines[-1]]
+        return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def check_characters(text: str) -> None:

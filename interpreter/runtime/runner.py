@@ -84,8 +84,26 @@ class Runner:
             return
 
     def _endless(self, stack):
-        raise _Endless(f"the rules ran {self.STEP_BUDGET:,} steps without reaching a decision: "
-                       f"an endless loop? (in {self._unit_name(stack[-1][0]) if stack else 'the flow'})")
+        """The budget is spent: an error at the rule the next block runs (a place in the loop)."""
+        span = None
+        if stack:
+            F = stack[-1]
+            blocks = self._procs[F[0]]
+            if 0 <= F[1] < len(blocks):
+                span = self._span_of(blocks[F[1]])
+        where = f"{span}: " if span is not None else ""
+        raise _Endless(f"{where}the rules ran {self.STEP_BUDGET:,} steps without reaching a decision: "
+                       f"an endless loop? (in {_unit_words(self._unit_name(stack[-1][0])) if stack else 'the flow'})")
+
+    def _span_of(self, fn):
+        """The rule of the first line of a generated function that has one."""
+        code = getattr(fn, "__code__", None)
+        if code is None or code.co_filename != self._filename:
+            return None
+        for _, _, line in code.co_lines():
+            if line is not None and 0 < line <= len(self._spans) and self._spans[line - 1] is not None:
+                return self._spans[line - 1]
+        return None
 
     def _all_scores(self, s):
         try:
@@ -126,3 +144,17 @@ class Runner:
             msg = f"{type(exc).__name__}: {msg}"
         where = f"{span}: " if span is not None else ""
         return RulesRuntimeError(f"{where}{msg}")
+
+
+def _unit_words(key: str) -> str:
+    """A unit of the generated program in the rules' words: 'proc:take_turn' -> 'procedure take_turn'."""
+    kind, _, rest = key.partition(":")
+    if kind == "proc":
+        return f"procedure {rest}"
+    if kind == "action":
+        return f"action {rest}"
+    if kind == "event":
+        return f"on {rest.partition(':')[0]}"
+    if kind == "watch":
+        return "a 'when ... reaches' trigger"
+    return {"on_end": "on game end"}.get(key, key)

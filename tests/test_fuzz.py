@@ -1,0 +1,191 @@
+"""Hostile and broken rules files (tools/fuzz.py): whatever a file holds, `regola check` gives a
+clean check or positioned diagnostics, and a file that checks clean plays or stops with a
+located rules runtime error. Never a traceback, an unpositioned error, a hang or a memory
+blow-up.
+
+Hypothesis drives the input generators of tools/fuzz_inputs.py (derandomized: CI runs the
+same few hundred cases each time; the local runner, `python -m regola_tools.fuzz`, runs
+thousands of new ones). The small bundled games are mutated here, the large ones only by the
+local runner (they take seconds a case). Below, a regression test for each kind of failure the
+fuzzer found.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from regola_tools import fuzz
+from regola_tools.fuzz_inputs import Case, make_case, mutate, tokenize
+
+CI_GAMES = ["tic-tac-toe", "connect-four", "lungarno"]
+CASES = 300
+
+
+@pytest.fixture(scope="module")
+def worker():
+    w = fuzz.Worker(memory_mb=2048)
+    yield w
+    w.stop()
+
+
+LIMITS = fuzz.Limits(check_seconds=10, simulate_seconds=20, max_moves=2000)
+
+
+def _run(case: Case, worker) -> fuzz.Outcome:
+    with tempfile.TemporaryDirectory(prefix="regola-fuzz-") as tmp:
+        return fuzz.run_case(case, worker, Path(tmp), LIMITS)
+
+
+def _explain(case: Case, o: fuzz.Outcome) -> str:
+    return (f"{o.kind} in {o.phase}: {case.describe()}\n"
+            f"regola {' '.join(o.argv)}\n{o.detail}\n--- output:\n{o.output[:4000]}")
+
+
+@settings(max_examples=CASES, deadline=None, derandomize=True, database=None, print_blob=True,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(case=st.randoms(use_true_random=False).map(lambda rng: make_case(rng, CI_GAMES)))
+def test_no_broken_rules_file_escapes(worker, case):
+    o = _run(case, worker)
+    event(o.kind)            # pytest --hypothesis-show-statistics: how many played, how many refused
+    assert not o.failed, _explain(case, o)
+
+
+# ------------------------------------------------------------------ the fuzzer itself
+
+
+def test_tokens_give_the_text_back():
+    text = (Path(__file__).parent.parent / "rules" / "tic-tac-toe" / "tic-tac-toe.regola").read_text()
+    assert "".join(t for _, t in tokenize(text)) == text
+    assert {k for k, _ in tokenize(text)} >= {"name", "num", "str", "op", "nl", "comment"}
+
+
+def test_mutations_change_the_file_and_say_how():
+    import random
+    data = b'game g:\n    players 2..3\n    title "G"\nconst N = 4\n'
+    changed = 0
+    for i in range(50):
+        new, ops = mutate(random.Random(i), data)
+        assert ops and all(isinstance(x, str) for x in ops)
+        changed += new != data
+    assert changed >= 40
+
+
+def _res(output: str, status: int | None = 1, **kw) -> dict:
+    return {"status": status, "escaped": None, "deadline": None, "memory": False, "output": output, **kw}
+
+
+def test_the_judge_accepts_positioned_diagnostics_and_refusals(tmp_path):
+    (tmp_path / "g.regola").write_text("game g:\n    players 2..2\nconst N = x\n")
+    ok = ("g.regola:3:11: error[E100]: unknown name 'x'\n    const N = x\n              ^\n"
+          "reading the rules failed: 1 error, 0 warnings\n")
+    assert fuzz.judge_check(_res(ok), tmp_path).kind == "diagnostics"
+    assert fuzz.judge_check(_res("1 configuration checked: 0 errors, 0 warnings\n", 0), tmp_path).kind == "clean"
+    refusal = "regola check: no rules named 'nothing': not a file, and not a bundled game (a, b)\n"
+    assert fuzz.judge_check(_res(refusal), tmp_path).kind == "refused"
+    assert fuzz.judge_simulate(_res("regola simulate: g.regola:3:1: division by zero\n"), tmp_path).kind == \
+        "runtime-error"
+    assert fuzz.judge_simulate(_res("regola simulate: seed 3: no end after 20 moves; the rules may never end\n"),
+                               tmp_path).kind == "no-end"
+
+
+@pytest.mark.parametrize("output,kind", [
+    ("regola check: invalid literal for int() with base 10: 'x'\n", "unpositioned"),
+    ("g.regola:9:1: error[E100]: unknown name 'x'\n", "unpositioned"),            # past the end of the file
+    ("g.regola:3:40: error[E100]: unknown name 'x'\n", "unpositioned"),           # past the end of the line
+    ("g.regola:3:1: error[E100]: unknown name 'x'\n    game g:\n    ^\n", "unpositioned"),   # another line shown
+    ("Traceback (most recent call last):\n  File \"x.py\", line 1\nKeyError: 3\n", "traceback"),
+])
+def test_the_judge_refuses_what_is_not_positioned(tmp_path, output, kind):
+    (tmp_path / "g.regola").write_text("game g:\n    players 2..2\nconst N = x\n")
+    assert fuzz.judge_check(_res(output), tmp_path).kind == kind
+
+
+def test_the_judge_refuses_an_unlocated_runtime_error(tmp_path):
+    o = fuzz.judge_simulate(_res("regola simulate: the rules ran 2,000,000 steps without reaching a decision\n"),
+                            tmp_path)
+    assert o.failed and o.kind == "unpositioned"
+
+
+def test_the_worker_reports_a_timeout_and_starts_afresh(worker):
+    root = str(Path(__file__).parent.parent)
+    res = worker.run(["check", "rules/lorenzo-il-magnifico"], root, 0.05)
+    assert res["deadline"] and "no end in 0.05 s" in res["deadline"]
+    assert fuzz.judge_check(res, Path(root)).kind == "timeout"
+    res = worker.run(["check", "-q", "rules/tic-tac-toe"], root, 30)
+    assert res["status"] == 0 and not res["deadline"]
+
+
+def test_the_local_runner_saves_reproducers(tmp_path, worker, monkeypatch):
+    """A failure is saved as a directory that reproduces it, with a case.txt that says how."""
+    case = Case("mutation", "g", {"g.regola": b"game g:\n    players 2..2\n"}, "g.regola", ["by hand"])
+    monkeypatch.setattr(fuzz, "judge_check", lambda res, cwd: fuzz.Outcome("traceback", "check", "KeyError"))
+    rep = fuzz.fuzz([case], worker, LIMITS, tmp_path / "out")
+    assert rep.cases == 1 and rep.failed == 1 and "traceback" in rep.summary()
+    saved = tmp_path / "out" / "0001-traceback"
+    assert (saved / "g" / "g.regola").read_bytes() == case.files["g.regola"]
+    assert "regola check g/g.regola" in (saved / "case.txt").read_text()
+
+
+# ------------------------------------------------------------------ what the fuzzer found
+
+
+def _check(tmp_path, capsys, data: bytes, name="g.regola"):
+    from regola_tools.cli import main
+    (tmp_path / name).write_bytes(data)
+    code = main(["check", str(tmp_path / name)])
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+@pytest.mark.parametrize("char", ["\x0b", "\x0c", "\x1c", "\x85", "\u2028", "\u2029"])
+def test_a_character_python_breaks_lines_at_shows_its_own_line(tmp_path, capsys, char):
+    """The source map counts lines as the parser does (only '\\n' ends one): the diagnostic
+    about a vertical tab, form feed, NEL or line separator shows the line it is on."""
+    text = f"game g:\n    players 2..2\n# a comment{char}with a break\nconst N = 1\n"
+    code, out = _check(tmp_path, capsys, text.encode())
+    assert code == 1
+    lines = out.split("\n")
+    assert lines[0].endswith("error[E002]: a control character (" +
+                             (f"\\x{ord(char):02x}" if ord(char) < 256 else f"\\u{ord(char):04x}") + ") in the rules text")
+    assert ":3:12:" in lines[0]
+    assert lines[1].startswith("    # a comment") and lines[1].endswith("with a break")
+
+
+def test_a_byte_that_is_not_utf8_after_old_mac_line_ends_is_placed_by_lines(tmp_path, capsys):
+    code, out = _check(tmp_path, capsys, b"game g:\r    players 2..2\r# caf\xe9\rconst N = 1\r")
+    assert code == 1
+    assert ":3:6: error[E002]: byte 0xe9 is not UTF-8 text" in out
+    assert out.split("\n")[1] == "    # caf\ufffd"
+
+
+def test_rules_that_run_without_a_decision_stop_at_a_line_of_the_loop(tmp_path):
+    """A loop whose rounds each call a procedure that passes (nobody can act) spends the
+    step budget between decisions: the error names a line of the loop, not only its unit."""
+    from interpreter.runtime.helpers import RulesRuntimeError
+    from rules_helpers import line_of, load
+    text = """\
+        game g:
+            players 2..2
+        flow:
+            loop:
+                turn()
+        procedure turn():
+            act player(1): a else pass
+        action a():
+            require false, "never"
+        score: 0
+        """
+    game = load(tmp_path, text)
+    game.STEP_BUDGET = 10_000
+    with pytest.raises(RulesRuntimeError, match="steps without reaching a decision") as e:
+        game.new_initial_state(0)
+    msg = str(e.value)
+    assert msg.startswith(str(tmp_path))
+    assert "(in procedure turn)" in msg or "(in flow)" in msg
+    assert any(f"game.regola:{n}:" in msg for n in (line_of(text, "loop:"), line_of(text, "turn()"),
+                                                     line_of(text, "act player")))
