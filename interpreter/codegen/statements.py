@@ -3,6 +3,7 @@ with their declared bounds and `when ... reaches` watchers, and moving component
 
 from __future__ import annotations
 
+import re
 from typing import Optional
 
 from .. import ast
@@ -111,14 +112,23 @@ class StatementCompiler:
         elif k is ast.ForStmt:
             inner = dict(env)
             var = self._local(inner, s.var, machine)
-            out.add(ind, f"for {var} in {low.iterable(s.iter, env, out, ind)}:", sp)
-            _tick(out, ind + 1, sp)
+            src = low.iterable(s.iter, env, out, ind)
+            n = self._static_len(src)
+            if n is not None:                   # known when compiled: charged once, up front
+                _tick(out, ind, sp, n)
+            out.add(ind, f"for {var} in {src}:", sp)
+            if n is None:
+                _tick(out, ind + 1, sp)
             if s.cond is not None:
                 low.test(s.cond, inner, out, ind + 1, "continue")
             self._block_plain(s.body, inner, out, ind + 1, loops + [("py",)], machine)
         elif k is ast.RepeatStmt:
-            out.add(ind, f"for _ in range({g(s.count, env)}):", sp)
-            _tick(out, ind + 1, sp)
+            count = g(s.count, env)
+            if count.isdigit():
+                _tick(out, ind, sp, int(count))
+            out.add(ind, f"for _ in range({count}):", sp)
+            if not count.isdigit():
+                _tick(out, ind + 1, sp)
             self._block_plain(s.body, env, out, ind + 1, loops + [("py",)], machine)
         elif k is ast.WhileStmt:
             if needs_lowering(s.cond):        # the test's loops run again before each round
@@ -265,6 +275,27 @@ class StatementCompiler:
                 out.add(ind, f"{container}[{key}] += {delta}", s.span)
         return []
 
+    def _static_len(self, src: str) -> Optional[int]:
+        """How many values a loop's iterable has at most, if fixed when compiled: a table of
+        the game's (VALS_*, CELLS_*...) or its longest row, the players, a literal list or a
+        literal range."""
+        tables = getattr(self, "static_tables", None) or {}
+        if src == "PLAYERS":
+            return self.players
+        v = tables.get(src)
+        if isinstance(v, (list, tuple)):
+            return len(v)
+        m = _TABLE_ROW.fullmatch(src)            # a row of a table (the cells of an area...): the longest
+        if m and isinstance(tables.get(m.group(1)), (list, tuple)) and tables[m.group(1)] \
+                and all(isinstance(r, (list, tuple)) for r in tables[m.group(1)]):
+            return max(len(r) for r in tables[m.group(1)])
+        m = _LITERAL_RANGE.fullmatch(src)
+        if m:
+            return max(0, int(m.group(2)) - int(m.group(1)))
+        if _LITERAL_LIST.fullmatch(src):
+            return src.count(",") + (0 if src == "[]" else 1)
+        return None
+
     def _adjust(self, out, ind, container, key, delta, vs: VarSlot, span):
         if vs.low is None and vs.high is None and not _holds_ints(vs):
             out.add(ind, f"{container}[{key}] += {delta}", span)
@@ -286,15 +317,10 @@ class StatementCompiler:
                 out.add(ind, f"if not -{MAX_INT} <= _v <= {MAX_INT}: _too_big({vs.name!r}, _v)", span)
             out.add(ind, f"_o[_i] = {expr}", span)
             return
-        conds = []
-        if lo is not None:
-            conds.append(f"_v < {lo}")
-        if hi is not None:
-            conds.append(f"_v > {hi}")
-        if conds:
-            out.add(ind, f"if {' or '.join(conds)}: _bound_error({vs.name!r}, _v, {lo!r}, {hi!r})", span)
-        if lo is None or hi is None:
-            out.add(ind, f"if not -{MAX_INT} <= _v <= {MAX_INT}: _too_big({vs.name!r}, _v)", span)
+        # one test: the declared bounds, and -MAX_INT..MAX_INT on a side with none declared
+        # (_bound_error tells which was passed)
+        conds = [f"_v < {lo if lo is not None else -MAX_INT}", f"_v > {hi if hi is not None else MAX_INT}"]
+        out.add(ind, f"if {' or '.join(conds)}: _bound_error({vs.name!r}, _v, {lo!r}, {hi!r})", span)
         out.add(ind, "_o[_i] = _v", span)
 
     # moving components -----------------------------------------------------
@@ -365,12 +391,18 @@ class StatementCompiler:
             out.add(ind, f"del {var}[:]", sp)
 
 
-def _tick(out, ind, span):
+def _tick(out, ind, span, rounds=1):
     """Each round of a loop of statements spends one step of the budget the runner gives
     every run between two decisions (runtime/runner.py): a loop that never ends, or one over
-    a billion values, stops with an error at its line instead of hanging."""
-    out.add(ind, "_W[0] -= 1", span)
+    a billion values, stops with an error at its line instead of hanging. A loop whose
+    length is known when compiled pays for all its rounds once, before it starts."""
+    out.add(ind, f"_W[0] -= {rounds}", span)
     out.add(ind, "if _W[0] < 0: _loop_budget()", span)
+
+
+_TABLE_ROW = re.compile(r"(\w+)\[[^\[\]]+\]")
+_LITERAL_RANGE = re.compile(r"range\((-?\d+), (-?\d+)\)")
+_LITERAL_LIST = re.compile(r"\[(-?\d+(, -?\d+)*)?\]")
 
 
 def _holds_ints(vs: VarSlot) -> bool:

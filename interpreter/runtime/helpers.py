@@ -121,6 +121,8 @@ class _EndGame(Exception):
 
 
 def _bound_error(name, value, low, high):
+    if (low is None or value >= low) and (high is None or value <= high):
+        _too_big(name, value)            # inside what was declared: past what any number may be
     rng = f"{'' if low is None else low}..{'' if high is None else high}"
     raise RulesRuntimeError(f"'{name}' would become {value}, outside its declared range {rng}")
 
