@@ -235,3 +235,32 @@ def test_a_caret_after_a_tab_stays_under_its_column(tmp_path, capsys):
     at = next(i for i, x in enumerate(lines) if "unknown name 'Y'" in x)
     line, caret = lines[at + 1], lines[at + 2]
     assert "\t" not in line and line[caret.index("^")] == "Y"
+
+
+@pytest.mark.parametrize("where,value,says", [
+    ("header", {"type": "header", "format": "regola-log/1", "rules": "tic-tac-toe", "players": "two", "seed": 1},
+     "'players'"),
+    ("log", [{"type": "move", "player": 9, "move": "mark((0,0))"}], "seat from 1 to 2"),
+    ("log", [{"type": "chance"}], "'outcome'")])
+def test_the_log_inside_a_save_is_checked_like_a_log_file(tmp_path, capsys, monkeypatch, where, value, says):
+    save = _save_naming(tmp_path, capsys, monkeypatch, "tic-tac-toe")
+    data = json.loads(save.read_text())
+    data[where] = value
+    save.write_text(json.dumps(data))
+    code, out, err = run(capsys, "play", "--resume", str(save))
+    assert code == 1 and says in err and "Traceback" not in err
+
+
+def test_a_loaded_state_the_rules_never_make_fails_as_a_located_rules_error():
+    """A save whose temporaries pass the shape checks yet hold what the rules never store
+    fails later with a rules error, not a Python one."""
+    from interpreter.runtime.helpers import RulesRuntimeError
+    game = load_game("lungarno", players=3)
+    s = game.new_initial_state(1)
+    while not game.is_chance(s):
+        game.apply(s, game.legal_moves(s)[0])
+    for stack in ("draw_stack", "token_stack"):
+        s.v[game.compiled.slots[stack]] = "oops"      # a value no rule ever stores
+    for call in (game.step_chance, game.chance_outcomes, game.sample_chance):
+        with pytest.raises(RulesRuntimeError):
+            call(s)

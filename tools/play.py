@@ -219,6 +219,12 @@ def resume(path, out=None, inp=None) -> PlaySession:
     players = saved["players"]
     if not (isinstance(humans, list) and all(type(h) is int and 1 <= h <= players for h in humans)):
         bad("humans", f"must be a list of seats, each from 1 to {players}")
+    try:                              # the log it carries, as a log file is read
+        logs.check_header(data["header"], f"{path}: the save's 'header'")
+        for i, e in enumerate(entries):
+            logs.check_entry(e, f"{path}: the save's 'log'[{i}]", players)
+    except logs.LogError as e:
+        raise StateError(str(e)) from None
     game = load_game(rules, modules=mods, players=players)
     state = game.load(saved)
     log = logs.Log(data["header"], list(entries))

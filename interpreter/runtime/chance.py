@@ -11,6 +11,7 @@ from itertools import accumulate
 from .. import types as T
 from . import state as st
 from .moves import IllegalMove
+from .runner import _PYTHON_ERRORS
 from .values import format_value
 
 
@@ -41,20 +42,33 @@ class Chance:
         if not self.is_chance(s):
             raise IllegalMove("chance", "this is not a chance event")
         site = self.sites[s.pending[0]]
-        vals = self._site_funcs[site.index](s, s.stack[-1])
-        if site.kind == "roll":
-            tally: dict = {}
-            for v in vals:
-                tally[v] = tally.get(v, 0) + 1
-            return list(tally.items())
-        return [(k, n) for k, n in enumerate(vals) if n]
+        try:
+            vals = self._site_funcs[site.index](s, s.stack[-1])
+            if site.kind == "roll":
+                tally: dict = {}
+                for v in vals:
+                    tally[v] = tally.get(v, 0) + 1
+                return list(tally.items())
+            return [(k, n) for k, n in enumerate(self._counts(vals)) if n]
+        except _PYTHON_ERRORS as e:
+            raise self._located(e) from None
+
+    @staticmethod
+    def _counts(vals):
+        """The counts of a stack, checked (a state loaded from outside could hold anything)."""
+        if type(vals) is not list or not all(type(n) is int and n >= 0 for n in vals):
+            raise TypeError("the stack drawn from does not hold counts of components")
+        return vals
 
     def _draw_counts(self, s):
         """The counts of the stack drawn from at a draw, or None at a roll."""
         site = s.pending[0]
         if self._site_keys[site] != "@o":
             return None
-        return self._site_funcs[site](s, s.stack[-1])
+        try:
+            return self._counts(self._site_funcs[site](s, s.stack[-1]))
+        except _PYTHON_ERRORS as e:
+            raise self._located(e) from None
 
     def sample_chance(self, s):
         """Draw an outcome from the state's seeded generator (advancing it)."""
@@ -106,7 +120,10 @@ class Chance:
         F = s.stack[-1]
         key = self._site_keys[site]
         if key == "@o":
-            o = _draw(s, self._site_funcs[site](s, F))
+            try:
+                o = _draw(s, self._site_funcs[site](s, F))
+            except _PYTHON_ERRORS as e:
+                raise self._located(e) from None
         else:
             o = self.sample_chance(s)
         F[2][key] = o

@@ -37,7 +37,7 @@ from .chance import Chance
 from .helpers import HELPERS, NoOptions, RulesRuntimeError, _EndGame  # noqa: F401 (re-exported)
 from .moves import IllegalMove, MoveNames
 from .observe import observe as _observe
-from .runner import CALL, RET, SUSPEND, Runner  # noqa: F401 (re-exported)
+from .runner import _PYTHON_ERRORS, CALL, RET, SUSPEND, Runner  # noqa: F401 (re-exported)
 from .saves import Saves, StateError  # noqa: F401 (re-exported)
 from .values import (_BAD, _copy, _default_for, _norm, _split_args, format_value,  # noqa: F401 (re-exported)
                      parse_value, value_index)
@@ -133,7 +133,10 @@ class Game(Runner, Chance, MoveNames, Saves):
             return []
         site = self.sites[s.pending[0]]
         F = s.stack[-1]
-        moves = self._site_funcs[site.index](s, F)
+        try:
+            moves = self._site_funcs[site.index](s, F)
+        except _PYTHON_ERRORS as e:             # (a state loaded with a value the rules never make)
+            raise self._located(e) from None
         if site.optional:
             moves.append(())
         s.cache = moves
