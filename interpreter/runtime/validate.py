@@ -18,6 +18,7 @@ from typing import Callable, Optional
 
 from .. import types as T
 from . import state as st
+from .helpers import RulesRuntimeError
 
 MAX_MAGNITUDE = 2 ** 53        # an int without declared bounds beyond this is not a game's number
 MAX_COMPONENTS = 1_000_000     # in one counted zone (the rules may list them all)
@@ -494,7 +495,8 @@ def check_resumable(game, s):
     except Exception as e:  # noqa: BLE001 (anything the generated code may raise on odd data)
         text = str(e)
         text = text if len(text) <= 200 else text[:197] + "..."
-        _bad(f"the saved decision cannot be resumed: {type(e).__name__}: {text}")
+        kind = "" if isinstance(e, RulesRuntimeError) else f"{type(e).__name__}: "   # (it says already)
+        _bad(f"the saved decision cannot be resumed: {kind}{text}")
     if not options:
         _bad("the saved decision cannot be resumed: it has no "
              f"{'possible outcome' if s.pending[1] == -1 else 'legal move'}")
