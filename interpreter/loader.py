@@ -61,7 +61,7 @@ def _mtime(path) -> float:
 
 @lru_cache(maxsize=32)
 def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]):
-    from .codegen.program import ProgramCompiler
+    from .codegen.program import CodegenError, ProgramCompiler
     from .runtime.game import Game
     res = check_rules(path, modules, players)
     if res.errors:
@@ -73,6 +73,10 @@ def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]
         game = Game(compiled, res.source.name, res.program.modules, res.source.paths)
     except (SyntaxError, RecursionError, MemoryError) as e:
         raise RulesError([_beyond_limits(e, compiled, res)], res.source.sources) from None
+    except CodegenError as e:
+        raise RulesError([Diagnostic("E999", e.node.span, f"Regola cannot compile this: {e.msg}",
+                                     "a gap in Regola's checker, not in your rules: please report it "
+                                     "with this file")], res.source.sources) from None
     game.requested_modules = list(modules)
     return game
 

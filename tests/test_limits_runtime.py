@@ -152,3 +152,29 @@ def test_numbers_up_to_the_limit_are_fine(tmp_path):
     body = "flow:\n    t = 1\n    repeat 53:\n        t += t\n    t = t * 1\nscore: t\n"
     game, start = _start(tmp_path, body)
     assert game.scores(start())[0] == 2 ** 53
+
+
+def test_what_the_compiler_cannot_write_is_a_positioned_diagnostic(tmp_path, monkeypatch):
+    """Defence in depth: a gap in the checker (CodegenError) or compiled code past Python's
+    own limits (SyntaxError) is a diagnostic at a rule, never a traceback."""
+    from interpreter.codegen import program
+    from interpreter.diagnostics import RulesError
+    body = "flow:\n    t += 1\nscore: t\n"
+    real = program.ProgramCompiler.compile
+
+    def gap(self):
+        raise program.CodegenError(self.p.flow.body[0], "no code for this statement")
+    monkeypatch.setattr(program.ProgramCompiler, "compile", gap)
+    with pytest.raises(RulesError) as e:
+        load(tmp_path, HEAD + body, name="gap")
+    d = e.value.diagnostics[0]
+    assert d.code == "E999" and d.span.line == _line_of(body, "t += 1") and "please report" in d.hint
+
+    def too_deep(self):
+        compiled = real(self)
+        compiled.module.source = lambda: "def f(:\n"
+        return compiled
+    monkeypatch.setattr(program.ProgramCompiler, "compile", too_deep)
+    with pytest.raises(RulesError) as e:
+        load(tmp_path, HEAD + body, name="deep")
+    assert e.value.diagnostics[0].code == "E003"

@@ -592,5 +592,9 @@ _DISTINCT_BUILTINS = {"values", "slots", "cells", "adjacent", "row_cells", "col_
 
 
 class CodegenError(Exception):
+    """Something the checker let through that the compiler cannot write: a gap in the
+    checker (loader.py reports it as diagnostic E999 at the node)."""
+
     def __init__(self, node, msg):
         super().__init__(f"{node.span}: internal compiler error: {msg}")
+        self.node, self.msg = node, msg
