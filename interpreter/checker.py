@@ -23,7 +23,7 @@ from . import ast
 from . import types as T
 from .compose import Composed
 from .diagnostics import Diagnostic
-from .limits import MAX_COPIES, MAX_GRID_CELLS, MAX_ZONE_SLOTS
+from .limits import MAX_ACTION_MOVES, MAX_COPIES, MAX_GRID_CELLS, MAX_OPTIONS, MAX_ZONE_SLOTS
 from .suggest import did_you_mean
 from .symbols import (ActionInfo, ActionParamInfo, Callable, CheckedProgram, EventInfo, PaymentInfo, PayRuleInfo,
                       Sym, VarInfo, WatchInfo)
@@ -774,6 +774,7 @@ class Checker:
         scope = _Scope()
         ctx = _Ctx("action", action=a)
         seen = set()
+        moves = 1
         for prm in d.params or []:
             if prm.name in seen:
                 self.error(prm, "E102", f"parameter '{prm.name}' is declared twice")
@@ -784,6 +785,12 @@ class Checker:
                 self.error(prm.domain, "E131", f"a parameter takes its values from a list or zone, not {dt}")
                 et = T.ANY
             et = self._finite(prm.domain, et, f"parameter '{prm.name}'")
+            moves *= max(T.type_size(et, self.p.players or self.p.max_players), 1)
+            if moves > MAX_ACTION_MOVES:
+                self.error(prm, "E114", f"action '{a.name}' would have {moves:,} possible moves; an action may "
+                                        f"have at most {MAX_ACTION_MOVES:,}",
+                           "take fewer values for its parameters, or split it into actions or choices")
+                moves = 1
             scope = scope.child()
             scope.names[prm.name] = Sym("local", prm.name, et, prm)
             if prm.cond is not None:
@@ -816,14 +823,16 @@ class Checker:
     def _finite(self, node, t: T.Type, what: str) -> T.Type:
         """Parameters and choices need statically numbered values (for action ids)."""
         s = T.strip(t)
+        if T.is_int(s) and not isinstance(s, T.IntRange):
+            s = self._static_range(node) or s
+        if isinstance(s, T.IntRange) and s.high - s.low + 1 > MAX_OPTIONS:
+            self.error(node, "E114", f"{what} would take {s.high - s.low + 1:,} values; at most {MAX_OPTIONS:,}",
+                       "a choice among a million values is no choice a player makes: narrow the range")
+            return T.ANY
         if s is T.ANY or getattr(s, "finite", False):
             return s
         if s is T.BOOL:
             return s
-        if T.is_int(s):
-            rng = self._static_range(node)
-            if rng is not None:
-                return rng
         self.error(node, "E132", f"the values of {what} must be known when the rules are loaded, "
                                  f"but they are {t}",
                    "take them from an enum, components, cells, players, slots(...) or range(LOW, HIGH) "

@@ -20,6 +20,8 @@ MAX_PLAYERS = 32                  # seats of a game or a module
 MAX_GRID_CELLS = 10_000           # rows x columns of one grid (a 100 x 100 board)
 MAX_COPIES = 10_000               # copies of one component kind
 MAX_ZONE_SLOTS = 10_000           # slots of a row
+MAX_OPTIONS = 1_000_000           # values one action parameter or one choice may take
+MAX_ACTION_MOVES = 10_000_000     # moves one action may have (its parameters' values multiplied)
 
 # running
 MAX_RANGE = 1_000_000             # values of one range(a, b)

@@ -84,7 +84,6 @@ def test_the_loop_budget_is_per_decision(tmp_path):
     ("def", "def f() -> int = count(i for i in range(0, 1000000000) where i > 5)\nflow:\n    t = f()\nscore: t\n"),
     ("list", "flow:\n    let xs = [i for i in range(0, 1000000000)]\n    t = count(xs)\nscore: t\n"),
     ("computed", "flow:\n    t = 1000000\n    t = count(range(0, t * 1000))\nscore: t\n"),
-    ("action domain", "flow:\n    act player(1): a\n\naction a(x in range(0, 1000000000000)):\n    t = x\nscore: t\n"),
 ])
 def test_a_range_too_large_is_refused_where_it_is_built(tmp_path, where, body):
     game, start = _start(tmp_path, body)
