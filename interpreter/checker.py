@@ -34,6 +34,10 @@ BUILTINS = ("count", "sum", "min", "max", "any", "all", "abs", "range", "values"
 
 RESERVED_VALUES = ("players",)
 
+# values per cell a grid's lines and areas may need in all (see _grid_lines_and_areas); a
+# limit of the declarations like those of interpreter/limits.py
+_GRID_TABLE_CELLS = 1_000_000
+
 
 class _Scope:
     def __init__(self, parent: Optional["_Scope"] = None, python: bool = False):
@@ -89,6 +93,7 @@ class Checker:
         self._tables: dict[str, list[ast.ComponentsDecl]] = {}
         self._table_state: dict[str, str] = {}
         self._grid_decls: dict[str, ast.GridDecl] = {}
+        self._grid_state: dict[str, str] = {}
         self._whens: list[ast.WhenDecl] = []
         self._field_defaults: dict[str, dict[str, ast.Expr]] = {}
         self._modifiers: list[ast.ModifierDecl] = []
@@ -106,6 +111,7 @@ class Checker:
         c._tables = {}
         c._table_state = {name: "done" for name in prog.records}
         c._grid_decls = {}
+        c._grid_state = {name: "done" for name in prog.grids}
         c._whens = []
         c._field_defaults = {}
         c._modifiers = []
@@ -557,25 +563,69 @@ class Checker:
 
     def pass_grids(self):
         for g in self.p.grids.values():
-            d = self._grid_decls[g.name]
-            sizes = [i for i in d.items if isinstance(i, ast.GridSize)]
-            if len(sizes) != 1:
-                self.error(d, "E140", f"grid '{g.name}' needs exactly one 'size ROWS by COLUMNS' line")
-                continue
-            g.rows = self.static_int(sizes[0].rows, "the number of rows")
-            g.cols = self.static_int(sizes[0].cols, "the number of columns")
-            if g.rows <= 0 or g.cols <= 0:
+            try:
+                self.ensure_grid(g, self._grid_decls[g.name])
+            except CheckError:
+                pass
+
+    def ensure_grid(self, g: T.GridInfo, at: ast.Node):
+        """The grid's size and geometry, on first use (a constant may use a grid's cells, and a
+        grid's size may use constants)."""
+        state = self._grid_state.get(g.name)
+        if state == "done":
+            return
+        if state == "checking":
+            self.error(at, "E122", f"the size of grid '{g.name}' depends on itself")
+            raise CheckError()
+        self._grid_state[g.name] = "checking"
+        self._grid(g, self._grid_decls[g.name])
+        self._grid_state[g.name] = "done"
+
+    def _grid(self, g: T.GridInfo, d: ast.GridDecl):
+        sizes = [i for i in d.items if isinstance(i, ast.GridSize)]
+        if len(sizes) != 1:
+            self.error(d, "E140", f"grid '{g.name}' needs exactly one 'size ROWS by COLUMNS' line")
+            return
+        n_err = sum(d.is_error for d in self.diags)
+        g.rows = self.static_int(sizes[0].rows, "the number of rows")
+        g.cols = self.static_int(sizes[0].cols, "the number of columns")
+        if g.rows <= 0 or g.cols <= 0:
+            if sum(d.is_error for d in self.diags) == n_err:      # (not after an error in the size)
                 self.error(sizes[0], "E140", "a grid needs at least one row and one column")
+            g.rows = g.cols = 0
+            return
+        if g.rows * g.cols > MAX_GRID_CELLS:
+            self.error(sizes[0], "E140", f"a grid of {g.rows:,} by {g.cols:,} cells; a grid may have at "
+                                         f"most {MAX_GRID_CELLS:,} cells")
+            g.rows = g.cols = 0
+            return
+        if not self._grid_lines_and_areas(g, d):
+            g.rows = g.cols = 0
+            return
+        self._grid_geometry(g, d)
+
+    def _grid_lines_and_areas(self, g: T.GridInfo, d: ast.GridDecl) -> bool:
+        """The positions of the grid's lines; False if its lines and areas are more than its
+        tables may hold: each area, line and position of a line keeps a value per cell (which
+        area a cell is in, the distance of a cell to the line), so their number times the cells
+        is bounded (a 100 x 100 grid may have 100 in all, a 10 x 10 grid 10,000)."""
+        cells = g.rows * g.cols
+        most = max(_GRID_TABLE_CELLS // cells, 1)
+        used = 0
+        for item in d.items:
+            if isinstance(item, ast.GridLine):
+                self._grid_line(g, item)
+                used += 1 + len(g.lines[item.name].positions)
+            elif isinstance(item, ast.GridArea):
+                used += 1
+            else:
                 continue
-            if g.rows * g.cols > MAX_GRID_CELLS:
-                self.error(sizes[0], "E140", f"a grid of {g.rows:,} by {g.cols:,} cells; a grid may have at "
-                                             f"most {MAX_GRID_CELLS:,} cells")
-                g.rows = g.cols = 0
-                continue
-            for item in d.items:
-                if isinstance(item, ast.GridLine):
-                    self._grid_line(g, item)
-            self._grid_geometry(g, d)
+            if used > most:
+                self.error(item, "E140", f"more lines and areas than a grid of {cells:,} cells may have: at most "
+                                         f"{most:,}, counting each area, each line and each row or column a "
+                                         f"line lies after", "use fewer lines and areas, or a smaller grid")
+                return False
+        return True
 
     def _grid_line(self, g: T.GridInfo, item: ast.GridLine):
         v, t = self.static_value(item.positions, "the position of a line")
@@ -591,6 +641,12 @@ class Checker:
                 self.error(item.positions, "E141", f"a line after {item.axis} {x} is outside the grid "
                                                    f"({item.axis}s 0..{limit - 1})")
                 return
+        seen = set()
+        for x in positions:
+            if x in seen:
+                self.error(item.positions, "E141", f"{item.axis} {x} is given twice for line '{item.name}'")
+                return
+            seen.add(x)
         g.lines[item.name].positions = sorted(positions)
 
     def _grid_geometry(self, g: T.GridInfo, d: ast.GridDecl):

@@ -189,3 +189,31 @@ def test_rules_that_run_without_a_decision_stop_at_a_line_of_the_loop(tmp_path):
     assert "(in procedure turn)" in msg or "(in flow)" in msg
     assert any(f"game.regola:{n}:" in msg for n in (line_of(text, "loop:"), line_of(text, "turn()"),
                                                      line_of(text, "act player")))
+
+
+def test_a_long_row_of_cells_has_small_tables(tmp_path, capsys):
+    """The cells of each cell's row (row_cells) are one list per row, shared by its cells: a
+    grid of 1 by 10,000 cells took 100 million entries (and the check minutes) before. A
+    constant may use a grid's cells (the grid's geometry is worked out when first needed)."""
+    import time
+    text = ("game g:\n    players 2..2\nrecord Tile:\n    v: int\ncomponents Tile:\n    | name | v | count |\n"
+            "    | A | 1 | 1 |\ngrid board of Tile:\n    size 1 by 10000\nconst N = count(row_cells(cell(0, 5)))\n"
+            "global:\n    t: int = N\nflow:\n    t = count(col_cells(cell(0, 7)))\nscore: t\n")
+    t0 = time.perf_counter()
+    code, out = _check(tmp_path, capsys, text.encode())
+    assert code == 0, out
+    assert time.perf_counter() - t0 < 10
+    from interpreter.loader import load_game
+    game = load_game(str(tmp_path / "g.regola"), players=2)
+    rows = game.ns["ROWC_board"]
+    assert len(rows) == 10_000 and all(r is rows[0] for r in rows) and len(rows[0]) == 10_000
+    assert game.scores(game.new_initial_state(0)) == [1, 1]
+
+
+def test_a_grid_whose_size_needs_its_own_cells_is_a_circle(tmp_path, capsys):
+    text = ("game g:\n    players 2..2\nrecord Tile:\n    v: int\ncomponents Tile:\n    | name | v | count |\n"
+            "    | A | 1 | 1 |\ngrid board of Tile:\n    size N by 2\nconst N = count(cells(board))\n"
+            "flow:\n    pass\nscore: 0\n")
+    code, out = _check(tmp_path, capsys, text.encode())
+    assert code == 1 and out.count("error[") == 1 and "error[E122]: constant 'N' depends on itself" in out
+    assert "CELLS" not in out

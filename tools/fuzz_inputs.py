@@ -285,9 +285,22 @@ TEXT_MUTATIONS = [(3, m_swap_tokens), (2, m_duplicate_tokens), (3, m_delete_toke
 BYTE_MUTATIONS = [(4, m_insert_bytes), (2, m_delete_bytes), (1, m_truncate)]
 
 
-def mutate(rng: random.Random, data: bytes) -> tuple[bytes, list[str]]:
-    """One to four mutations of a file's bytes; the list says what was done."""
+# changes that mostly leave a file well-formed and well-typed, so that it checks clean and
+# runs differently (the 'semantic' kind of case): numbers, kindred operators, negated
+# conditions, statements deleted or duplicated, names of the file
+SEMANTIC_MUTATIONS = [(5, m_number), (5, m_kindred), (2, m_negate), (3, m_line), (2, m_name)]
+
+
+def mutate(rng: random.Random, data: bytes, semantic: bool = False) -> tuple[bytes, list[str]]:
+    """One to four mutations of a file's bytes (two to six semantic ones); the list says what
+    was done."""
     ops = []
+    if semantic:
+        text = data.decode("utf-8", errors="surrogateescape")
+        for _ in range(rng.randint(2, 6)):
+            text, what = _weighted(rng, SEMANTIC_MUTATIONS)(rng, text)
+            ops.append(what)
+        return text.encode("utf-8", errors="surrogateescape"), ops
     for _ in range(_weighted(rng, [(6, 1), (3, 2), (1, 3), (1, 4)])):
         if rng.random() < 0.25:
             data, what = _weighted(rng, BYTE_MUTATIONS)(rng, data)
@@ -510,16 +523,17 @@ def bundled_files(games=None) -> list[tuple[str, str]]:
     return [(g, n) for g in (games or bundled_games()) for n, _ in _game_files(g)]
 
 
-def make_case(rng: random.Random, games=None, kinds=((8, "mutation"), (1, "soup"), (2, "grammar"))) -> Case:
+def make_case(rng: random.Random, games=None,
+              kinds=((6, "mutation"), (3, "semantic"), (1, "soup"), (2, "grammar"))) -> Case:
     """A case of a kind drawn from `kinds`; mutations of the files of `games` (default: all)."""
     kind = _weighted(rng, list(kinds))
     sim = dict(games=rng.randint(1, 3), seed=rng.randrange(1000), log=rng.random() < 0.3,
                bots=_weighted(rng, [(7, "random"), (2, "first"), (1, "greedy")]))
-    if kind == "mutation":
+    if kind in ("mutation", "semantic"):
         game, name = rng.choice(bundled_files(games))
         files = dict(_game_files(game))
         players = _players_of(files)
-        files[name], ops = mutate(rng, files[name])
+        files[name], ops = mutate(rng, files[name], semantic=kind == "semantic")
         return Case(kind, game, files, name, ops, check_file=rng.random() < 0.7,
                     with_=_modules_for(files, name),
                     players=rng.randint(*players) if players and rng.random() < 0.5 else None, **sim)

@@ -22,6 +22,7 @@ class StaticEvaluator:
         self.ns["V"] = None
         self.ns["me"] = None
         self._defs_done: set[str] = set()
+        self._grids_done: set[str] = set()          # grids whose tables are in ns (built once)
         for et in self.p.enums.values():
             self.ns.update(enum_tables(et))
 
@@ -40,10 +41,14 @@ class StaticEvaluator:
         for rec in _records_in(t):
             self.checker.ensure_table(rec, n)
             self.ns.update(record_tables(rec))
-        if _uses_grid(t):
-            for g in self.p.grids.values():
-                if g.rows:
-                    self.ns.update(grid_tables(g))
+        g = _grid_of(t)
+        if g is not None and g.name not in self._grids_done:
+            self.checker.ensure_grid(g, n)
+            if not g.rows:               # an error in its declaration, already reported
+                from ..checker import CheckError
+                raise CheckError()
+            self._grids_done.add(g.name)
+            self.ns.update(grid_tables(g))
         if isinstance(n, ast.Call) and n.func in self.p.defs:
             self._def(n.func)
 
@@ -65,12 +70,13 @@ class StaticEvaluator:
         return eval(compile(src, "<regola static>", "eval"), self.ns)
 
 
-def _uses_grid(t) -> bool:
+def _grid_of(t):
+    """The grid whose tables a value of type t needs (its cells, areas or lines), or None."""
     if isinstance(t, T.TypeRef):
         t = t.target
     if isinstance(t, T.ListType):
         t = T.strip(t.elem)
-    return isinstance(t, (T.GridType, T.CellType, T.AreaType, T.LineType))
+    return t.grid if isinstance(t, (T.GridType, T.CellType, T.AreaType, T.LineType)) else None
 
 
 def _records_in(t):

@@ -53,8 +53,13 @@ def grid_tables(g: T.GridInfo) -> dict:
     n, C = g.ncells, g.cols
     ns[f"CELLS_{g.name}"] = list(range(n))
     ns[f"ADJ_{g.name}"] = [list(a) for a in g.adjacent]
-    ns[f"ROWC_{g.name}"] = [[(x // C) * C + c for c in range(C)] for x in range(n)]
-    ns[f"COLC_{g.name}"] = [[r * C + (x % C) for r in range(g.rows)] for x in range(n)]
+    # the cells of each cell's row and column: one list per row and per column, shared by its
+    # cells (a list per cell would make the table grow with the square of a long row); lists
+    # of the rules are never changed in place
+    rows = [list(range(r * C, r * C + C)) for r in range(g.rows)]
+    cols = [list(range(c, n, C)) for c in range(C)]
+    ns[f"ROWC_{g.name}"] = [rows[x // C] for x in range(n)]
+    ns[f"COLC_{g.name}"] = [cols[x % C] for x in range(n)]
     for a in g.areas.values():
         ns[area_table(g.name, a.name)] = list(a.of_cell)
         ns[area_table(g.name, a.name, cells=True)] = [list(c) for c in a.cells]
