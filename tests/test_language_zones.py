@@ -380,3 +380,55 @@ def test_counting_one_kind_in_a_pile(tmp_path):
         """)
     s = game.new_initial_state()
     assert game.scores(s) == [422, 422]
+
+
+PER_PLAYER_CONTAINERS = """
+game keyed:
+    players 3..3
+enum Kind: a, b
+record Token:
+    kind: Kind
+components Token:
+    | name | kind | count |
+    | ta   | a    | 6     |
+    | tb   | b    | 6     |
+global:
+    supply: pile of Token
+per player:
+    bonuses: pile of Token by Kind, private
+    shelf: slots of Token by Kind
+    row2: pile of Token by Kind
+    tally: map Kind to int
+    picks: list of int
+setup:
+    fill supply with [ta, ta, ta, ta, ta, ta, tb, tb, tb, tb, tb, tb]
+flow:
+    move ta from supply -> player(1).bonuses[a]
+    move tb from supply -> player(2).shelf[b]
+    player(3).tally[b] += 2
+    player(3).picks = [7]
+    act player(1): stop
+action stop():
+    pass
+score: count(me.bonuses[a]) * 100 + (10 if me.shelf[b] != none else 0) + me.tally[b]
+"""
+
+
+def test_per_player_containers_are_each_players_own(tmp_path):
+    """A keyed zone (one zone per key) and every other container declared per player is
+    the player's own: a change to one player's never shows in another's, nor through a
+    clone or a save."""
+    import json
+    game = load(tmp_path, PER_PLAYER_CONTAINERS, players=3)
+    s = game.new_initial_state(0)
+    assert game.scores(s) == [100, 10, 2]
+    c = game.clone(s)
+    again = game.load(json.loads(json.dumps(game.dump(s))))
+    for other in (c, again):
+        assert game.scores(other) == [100, 10, 2]
+    obs = game.observe(s, 0)["player_state"]
+    assert obs["player(1)"]["bonuses"]["a"]["count"] == 1 and obs["player(2)"]["bonuses"]["a"]["count"] == 0
+    # a change in the clone stays in the clone
+    c.v[game.compiled.slots[".bonuses"]][1][0][0] += 1      # player 2, key a, kind ta
+    count_a = lambda st, p: game.observe(st, p)["player_state"][f"player({p + 1})"]["bonuses"]["a"]["count"]  # noqa: E731
+    assert [count_a(s, p) for p in range(3)] == [1, 0, 0] and [count_a(c, p) for p in range(3)] == [1, 1, 0]

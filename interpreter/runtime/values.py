@@ -89,7 +89,9 @@ def _norm(text: str) -> str:
 
 
 def _copy(x):
-    return x[:] if isinstance(x, list) else x
+    """A copy of a value, nested lists included (one player's keyed zone, a list of lists,
+    must never be another player's)."""
+    return [_copy(y) for y in x] if isinstance(x, list) else x
 
 
 def _default_for(t):
