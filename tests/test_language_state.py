@@ -481,3 +481,32 @@ score: me.m[a] + me.m[b]
 """, players=3)
     s = game.new_initial_state()
     assert game.scores(s) == [8, 6, 6]
+
+
+TYPED_VIEW = """
+game g:
+    players 2..2
+enum Colour: red, blue
+global:
+    order: list of Player
+    by_colour: map Colour to list of int
+    picked: map Colour to list of Colour
+    best: map Colour to Player or none
+flow:
+    order = [player(2), player(1)]
+    by_colour[blue] = [3, 1]
+    picked[red] = [blue, red]
+    best[red] = player(2)
+score: 0
+"""
+
+
+def test_observe_gives_values_of_their_types(tmp_path):
+    """Numbers stay numbers and lists stay lists inside maps (a map of lists was once given
+    as strings); names are text; none is null."""
+    game = load(tmp_path, TYPED_VIEW)
+    st = game.observe(game.new_initial_state(), None)["state"]
+    assert st["order"] == ["player(2)", "player(1)"]
+    assert st["by_colour"] == {"red": [], "blue": [3, 1]}
+    assert st["picked"] == {"red": ["blue", "red"], "blue": []}
+    assert st["best"] == {"red": "player(2)", "blue": None}

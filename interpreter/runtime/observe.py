@@ -43,22 +43,32 @@ def _fmt(t, v):
     return format_value(t, v) if v is not None else None
 
 
+def _typed(t, v):
+    """A value as JSON-ready data of its type: numbers and booleans as they are, a list as a
+    list (of lists too), a name (a kind, an enum value, a player, a cell) as its text, none
+    as null."""
+    if v is None:
+        return None
+    s = T.strip(t) if t is not None else T.ANY
+    if isinstance(s, T.ListType):
+        return [_typed(s.elem, x) for x in v]
+    if T.is_int(s) or s is T.BOOL:
+        return v
+    return format_value(s, v)
+
+
 def _view(vs, value, viewer, owner, known):
     t = vs.type
     if vs.kind == "scalar":
-        if isinstance(t, T.ListType):
-            return [x if T.is_int(t.elem) or t.elem is T.BOOL else _fmt(t.elem, x) for x in value]
-        return value if T.is_int(t) or t is T.BOOL else _fmt(t, value)
+        return _typed(t, value)
     if vs.kind == "map":
-        return {_fmt(t.key, k): (x if T.is_int(t.value) or t.value is T.BOOL else _fmt(t.value, x))
-                for k, x in enumerate(value)}
+        return {_fmt(t.key, k): _typed(t.value, x) for k, x in enumerate(value)}
     if vs.kind == "grid":
         g = vs.grid
         return {_cell(g, c): g.record.kinds[k] for c, k in enumerate(value) if k is not None}
     if vs.kind == "cell_attr":
         g = vs.grid
-        return {_cell(g, c): (x if T.is_int(t) or t is T.BOOL else _fmt(t, x))
-                for c, x in enumerate(value) if x is not None}
+        return {_cell(g, c): _typed(t, x) for c, x in enumerate(value) if x is not None}
     # zones
     if vs.keys:
         one = _ZoneOf(vs)
