@@ -423,7 +423,11 @@ class GameTitle(Node):
 
 class GamePlayers(Node):
     low: int
-    high: int
+    high: Optional[int] = None     # `players 2` is `players 2..2`
+
+    @property
+    def top(self) -> int:
+        return self.low if self.high is None else self.high
 
 
 class TopCite(Decl):

@@ -188,7 +188,7 @@ def _read_game(path: Path) -> GameSource:
         if isinstance(item, ast.GameTitle):
             title = item.text
         elif isinstance(item, ast.GamePlayers):
-            lo, hi = item.low, item.high
+            lo, hi = item.low, item.top
             diags.extend(_player_range_errors(item))
     if diags:
         raise RulesError(diags, sources)
@@ -207,13 +207,13 @@ def _module_info(decl: ast.ModuleDecl, prog: ast.Program, path: str, diags) -> M
         elif isinstance(item, ast.ConflictsWith):
             m.conflicts.append(item.name)
         elif isinstance(item, ast.GamePlayers):
-            m.players = (item.low, item.high)
+            m.players = (item.low, item.top)
             diags.extend(_player_range_errors(item))
     return m
 
 
 def _player_range_errors(item: ast.GamePlayers) -> list[Diagnostic]:
-    lo, hi = item.low, item.high
+    lo, hi = item.low, item.top
     if lo < 1:
         return [Diagnostic("E017", item.span, f"a game needs at least 1 player, not {lo}")]
     if lo > hi:

@@ -385,3 +385,14 @@ def test_an_added_field_needs_a_default_and_a_new_name(tmp_path):
     with pytest.raises(RulesError) as ei:
         load_game(d, players=2, modules=["dup"])
     assert "already has a field 'points'" in ei.value.diagnostics[0].message
+
+
+def test_players_may_be_one_number(tmp_path):
+    """`players 2` is `players 2..2`; `players 0` is refused like `players 0..0`."""
+    from interpreter.compose import read_game
+    from rules_helpers import write
+    src = read_game(write(tmp_path, "game g:\n    players 3\nflow:\n    pass\nscore: 0\n", name="one"))
+    assert (src.min_players, src.max_players) == (3, 3)
+    with pytest.raises(RulesError) as e:
+        read_game(write(tmp_path, "game g:\n    players 0\nflow:\n    pass\nscore: 0\n", name="zero"))
+    assert [d.code for d in e.value.diagnostics] == ["E017"]
