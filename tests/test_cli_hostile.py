@@ -408,3 +408,17 @@ def test_every_importable_game_directory_is_a_listed_package():
             assert f"regola_rules.{g}" in conf["packages"], g
     assert conf["package-dir"]["regola_rules"] == "rules"
     assert "*/*.regola" in conf["package-data"]["regola_rules"]
+
+
+def test_scenario_rules_are_found_next_to_the_scenario_file(tmp_path, capsys, monkeypatch):
+    import shutil
+    game_dir = tmp_path / "project" / "mygame"
+    shutil.copytree("rules/tic-tac-toe", game_dir)
+    sc = tmp_path / "project" / "tests" / "s.yaml"
+    sc.parent.mkdir()
+    sc.write_text("rules: ../mygame\nscenarios:\n  - name: first move\n    steps:\n"
+                  "      - move: mark((1,1))\n      - to_move: 2\n")
+    monkeypatch.chdir(tmp_path)                  # not where the rules are
+    code = main(["test", str(sc)])
+    out = capsys.readouterr().out
+    assert code == 0 and "1 passed" in out, out

@@ -172,6 +172,16 @@ def load_file(path) -> list[Scenario]:
     return out
 
 
+def _resolve_rules(rules: str, scenario_path) -> str:
+    """A scenario's `rules:` names a path relative to its own file first (so a game and its
+    scenarios move together), then a bundled game, then a path from where regola runs."""
+    here = Path(scenario_path).parent / rules
+    if not Path(rules).is_absolute() and (here.suffix == ".regola" and here.is_file()
+                                          or here.is_dir() and any(here.glob("*.regola"))):
+        return str(here)
+    return rules
+
+
 def _scenario(sc, data, line, path, lines) -> Scenario:
     def get(k):
         node = sc if k in sc else data
@@ -182,6 +192,7 @@ def _scenario(sc, data, line, path, lines) -> Scenario:
         raise ScenarioError(f"{path}:{line}: no 'rules' given (a bundled game's name or a rules path)")
     if not isinstance(rules, str):
         raise ScenarioError(f"{at}: 'rules' must be a bundled game's name or a rules path, not {rules!r}")
+    rules = _resolve_rules(rules, path)
     players, at = get("players")
     if players is not None and (not _int(players) or players < 1):
         raise ScenarioError(f"{at}: 'players' must be a whole number of players (such as 3), "
