@@ -760,6 +760,12 @@ class Checker:
                 vi.init = val
         else:
             vi.init = _default_value(t)
+            holds = t.value if isinstance(t, T.MapType) else t
+            if not isinstance(holds, T.OptType) and isinstance(T.strip(holds), T.PlayerType):      # no player is a better default than another
+                self.error(v, "E153", f"'{v.name}' holds a player but has no initial value (it would "
+                                      f"silently be player(1))",
+                           "give it one (= player(1)), or let it be none until set: "
+                           + ("map ... to Player or none" if isinstance(t, T.MapType) else "Player or none"))
         inits = vi.init if isinstance(t, T.MapType) and isinstance(vi.init, list) else [vi.init]
         for init in inits:
             if not isinstance(init, int) or isinstance(init, bool):
