@@ -421,6 +421,10 @@ class GameTitle(Node):
     text: str
 
 
+class LowestScoreWins(Node):
+    """`lowest score wins` in a game's header: the ranking reads scores upside down."""
+
+
 class GamePlayers(Node):
     low: int
     high: Optional[int] = None     # `players 2` is `players 2..2`

@@ -86,7 +86,8 @@ class Checker:
         self.diags: list[Diagnostic] = list(composed.diagnostics)
         self.p = CheckedProgram(name=src.name, title=src.title, min_players=src.min_players,
                                 max_players=src.max_players, players=composed.players,
-                                modules=[m.name for m in composed.modules])
+                                modules=[m.name for m in composed.modules],
+                                lowest_wins=any(isinstance(i, ast.LowestScoreWins) for i in src.game_decl.items))
         self.p.cites = composed.cites
         self._const_decls: dict[str, ast.ConstDecl] = {}
         self._const_state: dict[str, str] = {}     # name -> checking | done

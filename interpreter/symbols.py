@@ -115,6 +115,7 @@ class CheckedProgram:
     max_players: int
     players: Optional[int]
     modules: list[str]
+    lowest_wins: bool = False                                # `lowest score wins`
     top: dict[str, Sym] = field(default_factory=dict)        # top-level names
     values: dict[str, list[Sym]] = field(default_factory=dict)  # enum values and kinds
     enums: dict[str, EnumType] = field(default_factory=dict)

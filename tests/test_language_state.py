@@ -510,3 +510,36 @@ def test_observe_gives_values_of_their_types(tmp_path):
     assert st["by_colour"] == {"red": [], "blue": [3, 1]}
     assert st["picked"] == {"red": ["blue", "red"], "blue": []}
     assert st["best"] == {"red": "player(2)", "blue": None}
+
+
+LOWEST_WINS = """
+game golf:
+    players 2..3
+    lowest score wins
+per player:
+    strokes: int = 0
+    style: int = 0
+flow:
+    for p in players:
+        act p: putt
+action putt(n in range(1, 4), s in range(0, 2)):
+    me.strokes += n
+    me.style = s
+score: me.strokes
+tiebreak: me.style
+"""
+
+
+@pytest.mark.parametrize("moves,winners", [
+    (["putt(3, 0)", "putt(1, 0)", "putt(2, 0)"], [1]),
+    (["putt(2, 0)", "putt(2, 1)", "putt(3, 1)"], [1]),        # tied on score: the tiebreak, greatest first
+    (["putt(1, 1)", "putt(1, 1)", "putt(1, 1)"], [0, 1, 2]),
+])
+def test_lowest_score_wins(tmp_path, moves, winners):
+    game = load(tmp_path, LOWEST_WINS, players=3)
+    s = game.new_initial_state()
+    for m in moves:
+        game.apply(s, m)
+    assert game.is_terminal(s)
+    assert game.scores(s) == [int(m[5]) for m in moves]       # the scores as written
+    assert game.winners(s) == winners

@@ -179,8 +179,11 @@ class Game(Runner, Chance, MoveNames, Saves):
         return [r[0] for r in res]
 
     def ranking_keys(self, s) -> list[tuple]:
+        """Per player, what ranks them (the greatest wins): the score, or minus the score in a
+        game where the lowest score wins, then the tiebreaks (the greatest first)."""
         res = s.result or self._all_scores(s)
-        return [(r[0], *r[1]) for r in res]
+        sign = -1 if self.prog.lowest_wins else 1
+        return [(sign * r[0], *r[1]) for r in res]
 
     def winners(self, s) -> list[int]:
         keys = self.ranking_keys(s)
