@@ -286,6 +286,7 @@ class PeekStmt(Stmt):
 
 class RevealStmt(Stmt):
     target: Expr
+    to: Optional[Expr] = None       # `reveal X to p`: shown to one player (else to everyone)
 
 
 class RequireStmt(Stmt):

@@ -724,10 +724,11 @@ class Checker:
             self.error(vis[1], "E150", "visibility is given twice")
         if vis:
             vi.visibility = vis[0].level
-            if not is_zone and vis[0].level != "public":
-                self.error(vis[0], "E150", "only zones (stacks, piles, rows, slots) can be private or hidden")
+            if isinstance(t, T.GridType) and vis[0].level != "public":
+                self.error(vis[0], "E150", "a grid is public: its cells are on the table")
             if vis[0].level == "private" and not vi.per_player:
-                self.error(vis[0], "E150", "'private' means seen by its owner: only per-player zones can be private")
+                self.error(vis[0], "E150", "'private' means seen by its owner: only per-player variables can be "
+                                           "private (a global one can be hidden)")
         elif is_zone and (t.zone if isinstance(t, T.ZoneType) else t.zone.zone) == "stack":
             vi.visibility = "hidden"
         # bounds apply to an int, or to every entry of a map to int
@@ -997,11 +998,13 @@ class Checker:
             if z is not None and z.zone != "row":
                 self.error(s.zone, "E135", f"only a row can be compacted, not a {z.zone}")
         elif k in (ast.PeekStmt, ast.RevealStmt):
-            if k is ast.PeekStmt:
-                pt = self.expr(s.player, scope, ctx, T.PLAYER)
-                self._expect(s.player, pt, T.PLAYER, "who peeks")
+            who = s.player if k is ast.PeekStmt else s.to
+            if who is not None:
+                pt = self.expr(who, scope, ctx, T.PLAYER)
+                self._expect(who, pt, T.PLAYER, "who peeks" if k is ast.PeekStmt else "whom it is shown to")
             tt = self.expr(s.target, scope, ctx)
-            self._slot(s.target, tt, "peek at" if k is ast.PeekStmt else "reveal", hidden=True)
+            if self._whole_secret(s.target) is None:
+                self._slot(s.target, tt, "peek at" if k is ast.PeekStmt else "reveal", hidden=True)
         elif k is ast.RequireStmt or k is ast.CostStmt:
             where = "at the top of an action, before its effects" if ctx.kind == "action" else "in actions"
             self.error(s, "E161", f"'{'require' if k is ast.RequireStmt else 'cost'}' belongs {where}")
@@ -1167,6 +1170,15 @@ class Checker:
         if t is not T.ANY:
             self.error(node, "E135", f"'{what}' needs one slot (Z[i] of a row or slots, or a grid cell), not {t}")
         return None
+
+    def _whole_secret(self, node) -> Optional[VarInfo]:
+        """A private or hidden variable named as a whole (`p.hand`, `deck`, `p.chips`), for
+        reveal, peek and knows: marked so that who knows it is kept in the state."""
+        vi = self._var_of(node)
+        if vi is None or vi.visibility not in ("private", "hidden"):
+            return None
+        vi.revealed = True
+        return vi
 
     def _var_of(self, node) -> Optional[VarInfo]:
         if isinstance(node, ast.Name):
@@ -1904,7 +1916,7 @@ class Checker:
         if self._arity(e, args, 2):
             self._expect(args[0], self.expr(args[0], scope, ctx, T.PLAYER), T.PLAYER, "a player")
             t = self.expr(args[1], scope, ctx)
-            rec = self._slot(args[1], t, "knows")
+            rec = None if self._whole_secret(args[1]) is not None else self._slot(args[1], t, "knows")
             if rec is not None and isinstance(args[1], ast.Index) and \
                     isinstance(self.p.types.get(id(args[1].obj)), T.GridType):
                 self.error(args[1], "E138", "knows(p, ...) takes a slot of a row or slots zone; grids are public")

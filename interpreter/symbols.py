@@ -41,6 +41,8 @@ class VarInfo:
     used: bool = False
     slot: int = -1                 # index in the state's variable list (compiler)
     known_slot: int = -1           # knowledge bitmasks of a hidden slotted zone
+    revealed: bool = False         # named by reveal, peek or knows as a whole: who knows it is kept
+    seen_slot: int = -1            # that knowledge, a bitmask (per owner for a per-player variable)
 
 
 @dataclass(eq=False)

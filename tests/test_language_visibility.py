@@ -220,7 +220,7 @@ def test_peek_at_a_slot_that_is_not_hidden_is_an_error(tmp_path):
 
 
 @pytest.mark.parametrize("decl, code", [
-    ("x: int, hidden", "E150"),                          # only zones have visibility
+    ("x: int, private", "E150"),                         # private is per player, numbers too
     ("p: pile of Card, private", "E150"),                # private is per player
     ("p: pile of Card, hidden, public", "E150"),         # given twice
 ])

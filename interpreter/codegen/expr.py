@@ -461,8 +461,12 @@ class ExprGen:
         return call
 
     def b_knows(self, e, args, env):
-        """Can player p see this slot's content: public zone, own private zone, or known."""
+        """Can player p see this slot's content (public zone, own private zone, or known), or
+        a whole private or hidden variable (its owner, or shown to p and not changed since)."""
         who = self.gen(args[0], env)
+        whole = self._whole_known(args[1], env)
+        if whole is not None:
+            return whole.replace("@WHO@", who)
         zone = args[1].obj
         vis, owner = self._visibility(zone, env)
         if vis == "public":
@@ -471,6 +475,20 @@ class ExprGen:
             return f"({who} == {owner})"
         known = self._known(zone, env)
         return f"_knows({known}[{self.gen(args[1].index, env)}], {who})"
+
+    def _whole_known(self, node, env):
+        """`knows(p, X)` for a variable X named as a whole, with @WHO@ standing for p."""
+        key = self._zone_key(node)
+        if key is None:
+            return None
+        vi = self.p.pvars.get(key[1:]) if key.startswith(".") else self.p.globals.get(key)
+        if vi is None or vi.seen_slot < 0:
+            return None
+        if key.startswith("."):
+            owner = self.gen(node.obj, env)
+            return f"(@WHO@ == {owner} or _knows(V[{vi.seen_slot}][{owner}][0], @WHO@))" \
+                if vi.visibility == "private" else f"_knows(V[{vi.seen_slot}][{owner}][0], @WHO@)"
+        return f"_knows(V[{vi.seen_slot}][0], @WHO@)"
 
     def _zone_key(self, zone):
         if isinstance(zone, ast.Name):

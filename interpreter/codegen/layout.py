@@ -20,6 +20,7 @@ class VarSlot:
     init: object = None
     size: int = 0               # map or slotted-zone length
     known_slot: int = -1        # knowledge bitmasks for hidden slotted zones
+    seen_slot: int = -1         # who knows a private or hidden variable as a whole (reveal/peek/knows)
     low: Optional[int] = None
     high: Optional[int] = None
     clamp: bool = False
@@ -75,6 +76,12 @@ class LayoutCompiler:
                 add(ks)
                 vs.known_slot = ks.slot
                 vi.known_slot = ks.slot
+            if vi.revealed:
+                # one bitmask of the players who know it (-1: everyone), cleared when it changes
+                ss = VarSlot(vi.name + "!", "!" + key, -1, vi.per_player, "known", T.INT, size=1)
+                add(ss)
+                vs.seen_slot = ss.slot
+                vi.seen_slot = ss.slot
 
 
 def _zone_len(t: T.ZoneType, players: int) -> int:

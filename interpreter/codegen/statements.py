@@ -62,6 +62,7 @@ class StatementCompiler:
             self._put(out, ind + 1, s.dest, env, "_k", sp)
         elif k is ast.FillStmt:
             zt = T.strip(self.eg.t(s.zone))
+            self._forget(out, ind, s.zone, env, sp)
             out.add(ind, f"_z = {g(s.zone, env)}", sp)
             if zt.counted:
                 out.add(ind, f"for _k in {g(s.value, env)}: _z[_k] += 1", sp)
@@ -74,6 +75,7 @@ class StatementCompiler:
             out.add(ind, f"_z = {g(s.zone, env)}", sp)
             self._clear_zone(out, ind, s.zone, env, zt, "_z", sp)
         elif k is ast.CompactStmt:
+            self._forget(out, ind, s.zone, env, sp)
             zsrc = g(s.zone, env)
             kn = self._known_of(s.zone, env)
             if kn:
@@ -81,13 +83,18 @@ class StatementCompiler:
             else:
                 out.add(ind, f"_z = {zsrc}; _v = [x for x in _z if x is not None]; "
                              f"_z[:] = _v + [None] * (len(_z) - len(_v))", sp)
-        elif k is ast.PeekStmt:
-            kn = self._known_of(s.target.obj, env)
-            out.add(ind, f"_kn = {kn}; _i = {g(s.target.index, env)}", sp)
-            out.add(ind, f"if _kn[_i] != -1: _kn[_i] |= 1 << ({g(s.player, env)})", sp)
-        elif k is ast.RevealStmt:
-            kn = self._known_of(s.target.obj, env)
-            out.add(ind, f"{kn}[{g(s.target.index, env)}] = -1", sp)
+        elif k in (ast.PeekStmt, ast.RevealStmt):
+            who = s.player if k is ast.PeekStmt else s.to
+            seen = self._seen_of(s.target, env, whole_only=True)
+            if seen is not None:                          # a whole variable (`reveal p.hand`)
+                kn, i = seen, "0"
+            else:                                         # one hidden slot (`reveal privilege[d]`)
+                kn, i = self._known_of(s.target.obj, env), g(s.target.index, env)
+            if who is None:
+                out.add(ind, f"{kn}[{i}] = -1", sp)
+            else:
+                out.add(ind, f"_kn = {kn}; _i = {i}", sp)
+                out.add(ind, f"if _kn[_i] != -1: _kn[_i] |= 1 << ({g(who, env)})", sp)
         elif k is ast.EmitStmt:
             ev = self.p.events.get(s.event)
             if ev is not None:
@@ -237,6 +244,9 @@ class StatementCompiler:
         """The assignment itself (bounds and clamps applied). `fixed`: _wp/_wk hold the target."""
         g = self.eg.gen
         tgt = s.target
+        vs0 = self._target_var(tgt)
+        if vs0 is not None and vs0.seen_slot >= 0:
+            self._forget(out, ind, tgt, env, s.span)
         val = self.lowerer.value(s.value, env, out, ind) if s.op == "=" else self.lowerer.expr(s.value, env, out, ind)
         vs = self._target_var(tgt)
         if isinstance(tgt, ast.Name):
@@ -334,6 +344,28 @@ class StatementCompiler:
             return f"V[{vs.known_slot}][{self.eg.gen(zone_expr.obj, env)}]"
         return f"V[{vs.known_slot}]"
 
+    def _seen_of(self, expr, env, whole_only=False) -> Optional[str]:
+        """Source of the one-item list holding who knows a revealed variable as a whole
+        (layout.py seen_slot), for the variable `expr` names or one of its parts (a key of
+        a keyed zone, a slot, a map's entry); None if no one's knowledge of it is kept."""
+        node = expr
+        if not whole_only:
+            while isinstance(node, ast.Index) and self._zone_var(node) is None:
+                node = node.obj
+        vs = self._zone_var(node)
+        if vs is None or vs.seen_slot < 0:
+            return None
+        if vs.per_player:
+            return f"V[{vs.seen_slot}][{self.eg.gen(node.obj, env)}]"
+        return f"V[{vs.seen_slot}]"
+
+    def _forget(self, out, ind, expr, env, sp):
+        """The variable changed: whoever was shown it no longer knows it (its owner, for a
+        private one, always does)."""
+        seen = self._seen_of(expr, env)
+        if seen is not None:
+            out.add(ind, f"{seen}[0] = 0", sp)
+
     def _zone_var(self, zone_expr) -> Optional[VarSlot]:
         if isinstance(zone_expr, ast.Name) and zone_expr.name in self.slots:
             return self.vars[self.slots[zone_expr.name]]
@@ -343,6 +375,7 @@ class StatementCompiler:
 
     def _take(self, out, ind, zone, env, zt, var, sp):
         zt = T.strip(zt)
+        self._forget(out, ind, zone, env, sp)
         src = self.eg.gen(zone, env)
         if zt.counted:
             out.add(ind, f"_z = {src}", sp)
@@ -352,6 +385,7 @@ class StatementCompiler:
             out.add(ind, f"_remove({src}, {var}, NAME_{zt.elem.name})", sp)
 
     def _take_slot(self, out, ind, slot_expr: ast.Index, env, var, sp):
+        self._forget(out, ind, slot_expr.obj, env, sp)
         obj, idx = self.eg.gen(slot_expr.obj, env), self.eg.gen(slot_expr.index, env)
         out.add(ind, f"_o = {obj}; _i = {idx}; {var} = _o[_i]", sp)
         out.add(ind, f"if {var} is None: _empty_slot()", sp)
@@ -361,6 +395,7 @@ class StatementCompiler:
             out.add(ind, f"{kn}[_i] = 0", sp)
 
     def _put(self, out, ind, dest, env, var, sp):
+        self._forget(out, ind, dest, env, sp)
         if isinstance(dest, ast.Index):
             ot = self.eg.t(dest.obj)
             if isinstance(ot, T.GridType) or (isinstance(ot, T.ZoneType) and ot.slotted):
@@ -380,6 +415,7 @@ class StatementCompiler:
             out.add(ind, f"{src}.append({var})", sp)
 
     def _clear_zone(self, out, ind, zone, env, zt, var, sp):
+        self._forget(out, ind, zone, env, sp)
         if zt.counted:
             out.add(ind, f"{var}[:] = [0] * len({var})", sp)
         elif zt.slotted:

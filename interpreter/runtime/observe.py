@@ -26,12 +26,15 @@ def observe(game, s, player) -> dict:
         if vs.kind == "known":
             continue
         known = s.v[vs.known_slot] if vs.known_slot >= 0 else None
+        seen = s.v[vs.seen_slot] if vs.seen_slot >= 0 else None
         if vs.per_player:
             for p in range(s.nplayers):
                 kn = known[p] if known is not None else None
-                per[p][vs.name] = _view(vs, s.v[vs.slot][p], player, owner=p, known=kn)
+                shown = seen[p][0] if seen is not None else 0
+                per[p][vs.name] = _view(vs, s.v[vs.slot][p], player, owner=p, known=kn, shown=shown)
         else:
-            glob[vs.name] = _view(vs, s.v[vs.slot], player, owner=None, known=known)
+            shown = seen[0] if seen is not None else 0
+            glob[vs.name] = _view(vs, s.v[vs.slot], player, owner=None, known=known, shown=shown)
     out["state"] = glob
     out["player_state"] = {f"player({p + 1})": per[p] for p in range(s.nplayers)}
     if s.phase == st.OVER:
@@ -57,8 +60,20 @@ def _typed(t, v):
     return format_value(s, v)
 
 
-def _view(vs, value, viewer, owner, known):
+def _sees(vs, viewer, owner, shown) -> bool:
+    """Public; the owner of a private variable; or shown to this viewer (to everyone: -1)
+    by reveal or peek, and not changed since."""
+    if vs.visibility == "public" or shown == -1:
+        return True
+    if viewer is None:
+        return False
+    return (vs.visibility == "private" and viewer == owner) or bool(shown >> viewer & 1)
+
+
+def _view(vs, value, viewer, owner, known, shown=0):
     t = vs.type
+    if vs.kind in ("scalar", "map") and not _sees(vs, viewer, owner, shown):
+        return "hidden"
     if vs.kind == "scalar":
         return _typed(t, value)
     if vs.kind == "map":
@@ -72,8 +87,8 @@ def _view(vs, value, viewer, owner, known):
     # zones
     if vs.keys:
         one = _ZoneOf(vs)
-        return {_fmt(vs.key_type, k): _view(one, z, viewer, owner, None) for k, z in enumerate(value)}
-    sees = vs.visibility == "public" or (vs.visibility == "private" and viewer is not None and viewer == owner)
+        return {_fmt(vs.key_type, k): _view(one, z, viewer, owner, None, shown) for k, z in enumerate(value)}
+    sees = _sees(vs, viewer, owner, shown)
     rec = t.elem
     if t.counted:
         total = sum(value)
