@@ -160,6 +160,13 @@ class Index(Expr):
     index: Expr
 
 
+class Slice(Expr):
+    """`xs[a:b]`, `xs[:k]` (the first k), `xs[-k:]` (the last k): as in Python."""
+    obj: Expr
+    low: Optional[Expr] = None
+    high: Optional[Expr] = None
+
+
 class Call(Expr):
     func: str
     args: list[Expr] = []
@@ -726,6 +733,7 @@ ALIASES: dict[str, tuple[type[Node], list[str], dict[str, Any]]] = {
     "name": (Name, ["name"], {}),
     "attr": (Attr, ["obj", "name"], {}),
     "index": (Index, ["obj", "index"], {}),
+    "slice": (Slice, ["obj", "low", "high"], {}),
     "call": (Call, ["func", "args"], {}),
     "list_lit": (ListLit, ["items"], {}),
     "map_lit": (MapLit, ["entries"], {}),

@@ -1336,6 +1336,8 @@ class Checker:
             return self._attr(e, scope, ctx, expected)
         if k is ast.Index:
             return self._index(e, scope, ctx)
+        if k is ast.Slice:
+            return self._slice(e, scope, ctx)
         if k is ast.Call:
             return self._call(e, scope, ctx, expected)
         if k in (ast.GeneratorCall, ast.ListComp):
@@ -1571,6 +1573,18 @@ class Checker:
         if opt and not isinstance(res, T.OptType):
             return T.OptType(res)
         return res
+
+    def _slice(self, e: ast.Slice, scope, ctx):
+        """A part of a list, as in Python: the same list type."""
+        ot = self.expr(e.obj, scope, ctx)
+        for bound in (e.low, e.high):
+            if bound is not None:
+                self._expect(bound, self.expr(bound, scope, ctx, T.INT), T.INT, "a position in a list")
+        if ot is T.ANY or isinstance(T.strip(ot), T.ListType):
+            return T.strip(ot) if ot is not T.ANY else T.ANY
+        self.error(e.obj, "E130", f"only a list can be sliced ([a:b]), not {ot}",
+                   "for the cards of a zone in order, take a sequence's list: [c for c in z]")
+        return T.ANY
 
     def _index(self, e: ast.Index, scope, ctx):
         ot = self.expr(e.obj, scope, ctx)

@@ -25,6 +25,10 @@ def render_expr(e, prec: int = 0) -> str:
         return f"{render_expr(e.obj, 9)}.{e.name}"
     if k is ast.Index:
         return f"{render_expr(e.obj, 9)}[{render_expr(e.index)}]"
+    if k is ast.Slice:
+        low = render_expr(e.low) if e.low is not None else ""
+        high = render_expr(e.high) if e.high is not None else ""
+        return f"{render_expr(e.obj, 9)}[{low}:{high}]"
     if k is ast.Call:
         return f"{e.func}({', '.join(render_expr(a) for a in e.args or [])})"
     if k is ast.ListLit:

@@ -543,3 +543,38 @@ def test_lowest_score_wins(tmp_path, moves, winners):
     assert game.is_terminal(s)
     assert game.scores(s) == [int(m[5]) for m in moves]       # the scores as written
     assert game.winners(s) == winners
+
+
+SLICES = """
+game sl:
+    players 2
+global:
+    xs: list of int
+    firsts: list of int
+    lasts: list of int
+    mid: list of int
+    turned: list of int
+def top(k: int) -> list of int = xs[:k]
+flow:
+    xs = [5, 6, 7, 8, 9]
+    firsts = top(2)
+    lasts = xs[-2:]
+    mid = [x * 10 for x in xs[1:4] where x != 7]
+    turned = xs[count(xs) - 1:] + xs[:1]
+score: count(x for x in xs[3:] where x > 7)
+"""
+
+
+def test_slices_take_parts_of_a_list(tmp_path):
+    game = load(tmp_path, SLICES)
+    s = game.new_initial_state()
+    st = game.observe(s, None)["state"]
+    assert st["firsts"] == [5, 6] and st["lasts"] == [8, 9]
+    assert st["mid"] == [60, 80] and st["turned"] == [9, 5]
+    assert game.scores(s) == [2, 2]
+
+
+def test_only_a_list_is_sliced(tmp_path):
+    from rules_helpers import errors
+    errs = errors(tmp_path, "game b:\n    players 2\nglobal:\n    n: int = 3\nflow:\n    n = n[1:2]\nscore: 0\n")
+    assert [e.code for e in errs] == ["E130"] and "sliced" in errs[0].message

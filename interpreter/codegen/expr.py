@@ -114,6 +114,11 @@ class ExprGen:
     def g_index(self, e, env):
         return f"{self.gen(e.obj, env)}[{self.gen(e.index, env)}]"
 
+    def g_slice(self, e, env):
+        low = self.gen(e.low, env) if e.low is not None else ""
+        high = self.gen(e.high, env) if e.high is not None else ""
+        return f"{self.gen(e.obj, env)}[{low}:{high}]"
+
     def g_list_lit(self, e, env):
         return "[" + ", ".join(self.gen(x, env) for x in e.items) + "]"
 
