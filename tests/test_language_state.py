@@ -578,3 +578,38 @@ def test_only_a_list_is_sliced(tmp_path):
     from rules_helpers import errors
     errs = errors(tmp_path, "game b:\n    players 2\nglobal:\n    n: int = 3\nflow:\n    n = n[1:2]\nscore: 0\n")
     assert [e.code for e in errs] == ["E130"] and "sliced" in errs[0].message
+
+
+RANDOM_FIRST = """
+game rf:
+    players 2..4
+global:
+    first: Player = player(1)
+    order: list of Player
+setup:
+    roll f in players
+    first = f
+flow:
+    for p in seats_from(first):
+        order = order + [p]
+        act p: go
+action go():
+    pass
+score: 1 if order[0] == me else 0
+"""
+
+
+def test_the_random_first_player_idiom_of_the_docs(tmp_path):
+    """docs/language.md, Chance: a seat rolled in setup starts, and play goes round from it;
+    every seat comes up as the first."""
+    game = load(tmp_path, RANDOM_FIRST, players=4)
+    firsts = set()
+    for seed in range(60):
+        s = game.new_initial_state(seed)
+        while not game.is_terminal(s):
+            game.step_chance(s) if game.is_chance(s) else game.apply(s, game.legal_moves(s)[0])
+        order = game.observe(s, None)["state"]["order"]
+        first = int(order[0][7:-1]) - 1
+        assert order == [f"player({(first + i) % 4 + 1})" for i in range(4)]
+        firsts.add(first)
+    assert firsts == {0, 1, 2, 3}
