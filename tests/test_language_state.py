@@ -613,3 +613,43 @@ def test_the_random_first_player_idiom_of_the_docs(tmp_path):
         assert order == [f"player({(first + i) % 4 + 1})" for i in range(4)]
         firsts.add(first)
     assert firsts == {0, 1, 2, 3}
+
+
+MATCH = """
+game duel:
+    players 3
+const ROUNDS_TO_WIN = 2
+global:
+    table: int = 0
+per player:
+    round_wins: int = 0
+procedure play_round():
+    act player(1): take | give
+action take(q in players):
+    q.round_wins += 1
+    table += 1
+action give():
+    player(2).round_wins += 1
+    table += 1
+flow:
+    loop:
+        play_round()
+        if any(p.round_wins >= ROUNDS_TO_WIN for p in players):
+            end game
+score: me.round_wins
+tiebreak: table
+"""
+
+
+def test_a_match_of_rounds_and_a_shared_score_as_the_docs_write_them(tmp_path):
+    game = load(tmp_path, MATCH, players=3)
+    s = game.new_initial_state()
+    for m in ["take(player(3))", "give", "take(player(3))"]:
+        assert not game.is_terminal(s)
+        game.apply(s, m)
+    assert game.is_terminal(s) and game.scores(s) == [0, 1, 2] and game.winners(s) == [2]
+    coop = load(tmp_path, MATCH.replace("score: me.round_wins", "score: table"), players=3, name="coop")
+    s = coop.new_initial_state()
+    for m in ["give", "give"]:
+        coop.apply(s, m)
+    assert coop.scores(s) == [2, 2, 2] and coop.winners(s) == [0, 1, 2]
