@@ -422,3 +422,21 @@ def test_scenario_rules_are_found_next_to_the_scenario_file(tmp_path, capsys, mo
     code = main(["test", str(sc)])
     out = capsys.readouterr().out
     assert code == 0 and "1 passed" in out, out
+
+
+def test_a_log_of_rules_given_by_path_replays_from_another_directory(tmp_path, capsys, monkeypatch):
+    import shutil
+    shutil.copytree("rules/tic-tac-toe", tmp_path / "mine")
+    monkeypatch.chdir(tmp_path)
+    assert main(["simulate", "mine", "--games", "1", "--log", "logs"]) == 0
+    log = next((tmp_path / "logs").glob("*.jsonl"))
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    capsys.readouterr()
+    assert main(["replay", str(log)]) == 0, capsys.readouterr().err
+    # the rules gone: the message says which game the log is of
+    shutil.rmtree(tmp_path / "mine")
+    assert main(["replay", str(log)]) == 1
+    err = capsys.readouterr().err
+    assert "the log is of the game 'tic_tac_toe'" in err and "fingerprint" in err

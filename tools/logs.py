@@ -27,8 +27,18 @@ class LogError(Exception):
     pass
 
 
+def rules_reference(rules: str) -> str:
+    """What a log or save calls its rules: a bundled game's name as it is, a path made
+    absolute, so the file replays from any directory of this machine."""
+    from interpreter.resources import bundled_games
+    if rules in bundled_games():
+        return rules
+    p = Path(rules)
+    return str(p.resolve()) if p.exists() else rules
+
+
 def header(game, rules: str, seed: int, agents=None) -> dict:
-    h = {"type": "header", "format": FORMAT, "rules": rules, "game": game.name, "modules": game.modules,
+    h = {"type": "header", "format": FORMAT, "rules": rules_reference(rules), "game": game.name, "modules": game.modules,
          "with": getattr(game, "requested_modules", []), "players": game.num_players, "seed": seed, "version": version(), "fingerprint": game.fingerprint}
     if agents:
         h["agents"] = list(agents)

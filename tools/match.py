@@ -74,7 +74,9 @@ def replay(path, forced: bool = False):
     try:
         game = load_game(h["rules"], modules=_explicit_modules(h), players=int(h["players"]))
     except Exception as e:  # noqa: BLE001
-        raise ReplayError(f"{path}: cannot load the rules of this log ({h['rules']}): {e}") from None
+        what = f" (the log is of the game '{h['game']}'" + (f", rules fingerprint {h['fingerprint']})"
+                                                            if h.get("fingerprint") else ")") if h.get("game") else ""
+        raise ReplayError(f"{path}: cannot load the rules of this log ({h['rules']}){what}: {e}") from None
     if h.get("fingerprint") and h["fingerprint"] != game.fingerprint:
         raise ReplayError(f"{path}: the rules changed since this log was written (fingerprint "
                           f"{h['fingerprint']} != {game.fingerprint})")

@@ -156,7 +156,7 @@ class PlaySession:
                  "or 'quit' and answer y)")
 
     def save(self, path):
-        data = {"format": SAVE_FORMAT, "rules": self.rules, "with": getattr(self.game, "requested_modules", []),
+        data = {"format": SAVE_FORMAT, "rules": logs.rules_reference(self.rules), "with": getattr(self.game, "requested_modules", []),
                 "humans": sorted(p + 1 for p in self.humans), "bots": self.bots, "seed": self.seed,
                 "header": self.log.header, "log": self.log.entries, "state": self.game.dump(self.state)}
         try:
