@@ -338,11 +338,11 @@ class StatementCompiler:
     def _known_of(self, zone_expr, env) -> Optional[str]:
         """Source of the knowledge list of a hidden slotted zone expression, if any."""
         vs = self._zone_var(zone_expr)
-        if vs is None or vs.known_slot < 0:
-            return None
-        if vs.per_player:
-            return f"V[{vs.known_slot}][{self.eg.gen(zone_expr.obj, env)}]"
-        return f"V[{vs.known_slot}]"
+        return None if vs is None or vs.known_slot < 0 else self._owners(vs.known_slot, vs, zone_expr, env)
+
+    def _owners(self, slot, vs: VarSlot, node, env) -> str:
+        """Source of state slot `slot` for the owner of variable node (all of it if global)."""
+        return f"V[{slot}][{self.eg.gen(node.obj, env)}]" if vs.per_player else f"V[{slot}]"
 
     def _seen_of(self, expr, env, whole_only=False) -> Optional[str]:
         """Source of the one-item list holding who knows a revealed variable as a whole
@@ -353,11 +353,7 @@ class StatementCompiler:
             while isinstance(node, ast.Index) and self._zone_var(node) is None:
                 node = node.obj
         vs = self._zone_var(node)
-        if vs is None or vs.seen_slot < 0:
-            return None
-        if vs.per_player:
-            return f"V[{vs.seen_slot}][{self.eg.gen(node.obj, env)}]"
-        return f"V[{vs.seen_slot}]"
+        return None if vs is None or vs.seen_slot < 0 else self._owners(vs.seen_slot, vs, node, env)
 
     def _forget(self, out, ind, expr, env, sp):
         """The variable changed: whoever was shown it no longer knows it (its owner, for a
