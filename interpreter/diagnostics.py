@@ -54,15 +54,20 @@ class SourceMap:
 def _shown(src: str, col: int, width: int) -> tuple[str, str]:
     """The source line as printed (tabs as spaces, control characters as escapes) and the
     caret line under columns col..col+width-1 of the original, at their printed places."""
-    shown, at, end = [], [], 0
-    for ch in src:
-        at.append(end)
-        piece = " " * (4 - end % 4) if ch == "\t" else safe_line(ch)
-        shown.append(piece)
-        end += len(piece)
-    start = at[col - 1] if 0 < col <= len(at) else end + max(0, col - 1 - len(at))
-    stop = at[col - 1 + width] if col - 1 + width < len(at) else max(end, start + 1)
-    line = "".join(shown)
+    if src.isprintable():            # (the common case: each character prints as itself)
+        line, end = src, len(src)
+        start = max(col - 1, 0)
+        stop = max(min(start + width, end), start + 1)
+    else:
+        shown, at, end = [], [], 0
+        for ch in src:
+            at.append(end)
+            piece = " " * (4 - end % 4) if ch == "\t" else safe_line(ch)
+            shown.append(piece)
+            end += len(piece)
+        start = at[col - 1] if 0 < col <= len(at) else end + max(0, col - 1 - len(at))
+        stop = at[col - 1 + width] if col - 1 + width < len(at) else max(end, start + 1)
+        line = "".join(shown)
     if end > _LONG_LINE:             # a window around the column, not the whole line
         lo = max(0, min(start - _LONG_LINE // 2, end - _LONG_LINE))
         line = ("..." if lo else "") + line[lo:lo + _LONG_LINE] + ("..." if lo + _LONG_LINE < end else "")
