@@ -27,3 +27,4 @@ MAX_ACTION_MOVES = 10_000_000     # moves one action may have (its parameters' v
 MAX_RANGE = 1_000_000             # values of one range(a, b)
 MAX_INT = 2 ** 53                 # a number the rules store or multiply stays within -MAX_INT..MAX_INT
 STEP_BUDGET = 2_000_000           # blocks run, and rounds of the rules' loops, between two decisions
+MAX_SECONDS = 30                  # time between two decisions, the last bound (runtime/watchdog.py)

@@ -177,3 +177,42 @@ def test_what_the_compiler_cannot_write_is_a_positioned_diagnostic(tmp_path, mon
     with pytest.raises(RulesError) as e:
         load(tmp_path, HEAD + body, name="deep")
     assert e.value.diagnostics[0].code == "E003"
+
+
+@pytest.mark.parametrize("kind,body,at", [
+    ("loops nested in a def",
+     "def f() -> int = count(a for a in range(0, 1000) where any(b + c < 0 for b in range(0, 1000) "
+     "for c in range(0, 1000)))\nflow:\n    t = f()\nscore: t\n", "def f"),
+    ("a def calling itself twice",
+     "def f(n: int) -> int = 0 if n == 0 else f(n - 1) + f(n - 1) + 1\nflow:\n    t = f(60)\nscore: t\n", "def f"),
+    ("in the legal moves",
+     "def slow(x: int) -> bool = any(b + c < 0 for b in range(0, 1000000) for c in range(0, 1000))\n"
+     "flow:\n    act player(1): a\naction a(x in range(0, 2)):\n    require not slow(x)\n    t = x\nscore: t\n",
+     "def slow"),
+])
+def test_the_watchdog_stops_what_the_budgets_cannot_count(tmp_path, monkeypatch, kind, body, at):
+    """Loops nested in a def, or exponential recursion: no counted budget sees them; the
+    watchdog stops the run after its time limit, at the line it had reached."""
+    import time
+    from interpreter.runtime import watchdog
+    monkeypatch.setattr(watchdog, "limit_seconds", 1.0)
+    game, start = _start(tmp_path, body)
+    t0 = time.monotonic()
+    with pytest.raises(RulesRuntimeError, match="ran for more than 1 seconds") as e:
+        start()
+    assert time.monotonic() - t0 < 15
+    assert f":{_line_of(body, at)}:" in str(e.value)
+
+
+def test_simulate_max_seconds(tmp_path, capsys):
+    from interpreter.runtime import watchdog
+    body = "def f(n: int) -> int = 0 if n == 0 else f(n - 1) + f(n - 1) + 1\nflow:\n    t = f(60)\nscore: t\n"
+    d = tmp_path / "slow"
+    d.mkdir()
+    (d / "slow.regola").write_text(HEAD + body)
+    before = watchdog.limit_seconds
+    try:
+        code, out, err = _cli(capsys, "simulate", str(d), "--games", "1", "--max-seconds", "1")
+    finally:
+        watchdog.limit_seconds = before
+    assert code == 1 and "ran for more than 1 seconds" in err and "slow.regola:7:" in err

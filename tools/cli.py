@@ -185,6 +185,9 @@ def cmd_simulate(args) -> int:
     import time
     modules = _split(args.with_)
     bots = _split(args.bots) or ["random"]
+    if args.max_seconds is not None:
+        from interpreter.runtime import watchdog
+        watchdog.limit_seconds = args.max_seconds
     t0 = time.perf_counter()
     game = load_game(args.rules, modules=modules, players=args.players)
     t_load = time.perf_counter() - t0
@@ -372,6 +375,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="stop with an error when a game has not ended after N moves (default 100,000)")
     s.add_argument("--max-steps", type=positive_int, default=None, metavar="N",
                    help="steps of the rules allowed between two decisions (default 2,000,000)")
+    s.add_argument("--max-seconds", type=positive_int, default=None, metavar="S",
+                   help="seconds the rules may run between two decisions (default 30)")
     s.set_defaults(func=cmd_simulate)
 
     pl = sub.add_parser("play", help="play in the terminal against bots")

@@ -33,6 +33,7 @@ from typing import Optional
 
 from ..codegen.program import CompiledProgram, SiteInfo, VarSlot
 from . import state as st
+from . import watchdog
 from .chance import Chance
 from .helpers import HELPERS, NoOptions, RulesRuntimeError, _EndGame  # noqa: F401 (re-exported)
 from .moves import IllegalMove, MoveNames
@@ -84,6 +85,8 @@ class Game(Runner, Chance, MoveNames, Saves):
         # here), '@o' for a draw, the chosen variable's key otherwise
         self._site_keys = [None if si.kind == "act" else "@o" if si.kind == "chance" else si.var_key
                            for si in self.sites]
+        watchdog.watch(Runner._run, Runner._all_scores, Game.legal_moves, Chance._chance_dist,
+                       Chance._draw_counts, Chance.step_chance)
 
     # ------------------------------------------------------------------ start
 

@@ -9,6 +9,7 @@ import sys
 
 from ..limits import STEP_BUDGET
 from . import state as st
+from . import watchdog
 from .helpers import NoOptions, RulesRuntimeError, _EndGame
 
 RET, SUSPEND, CALL = -1, -2, -3
@@ -17,7 +18,7 @@ RET, SUSPEND, CALL = -1, -2, -3
 # Python errors of generated code that mean the rules did something impossible (located at
 # the rule whose line raised them)
 _PYTHON_ERRORS = (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError,
-                  RecursionError, MemoryError)
+                  RecursionError, MemoryError, watchdog.RulesTooSlow)
 
 
 class _Endless(Exception):
@@ -140,6 +141,9 @@ class Runner:
                    f"or 'when' trigger that sets itself off without end?")
         elif isinstance(exc, MemoryError):
             msg = "the rules built more than this machine's memory holds"
+        elif isinstance(exc, watchdog.RulesTooSlow):
+            msg = (f"the rules ran for more than {watchdog.limit_seconds:g} seconds without reaching a decision "
+                   f"(loops nested deep in a def, or a def that calls itself more than once?)")
         elif not isinstance(exc, RulesRuntimeError):
             msg = f"{type(exc).__name__}: {msg}"
         where = f"{span}: " if span is not None else ""
