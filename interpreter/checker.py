@@ -2203,6 +2203,11 @@ def _describe(exc: Exception) -> str:
     msg = str(exc)
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
+    if type(exc).__name__ == "RulesTooSlow":
+        from .runtime import watchdog
+        return f"it takes more than {watchdog.limit_seconds:g} seconds (loops nested too deep?)"
+    if isinstance(exc, RecursionError):
+        return "calls nested too deep (a def that calls itself without end?)"
     if isinstance(exc, (ValueError, TypeError)) and "empty" in msg:
         return "min or max of nothing"
     return msg or type(exc).__name__

@@ -216,3 +216,12 @@ def test_simulate_max_seconds(tmp_path, capsys):
     finally:
         watchdog.limit_seconds = before
     assert code == 1 and "ran for more than 1 seconds" in err and "slow.regola:7:" in err
+
+
+def test_a_constant_that_takes_too_long_to_evaluate_is_a_diagnostic(tmp_path, monkeypatch):
+    from interpreter.runtime import watchdog
+    from rules_helpers import errors
+    monkeypatch.setattr(watchdog, "limit_seconds", 1.0)
+    errs = errors(tmp_path, HEAD + "const X = count(a for a in range(0, 1000000) where any(b > a for b in "
+                                   "range(0, 1000000)))\nflow:\n    t = X\nscore: t\n")
+    assert [e.code for e in errs] == ["E120"] and "more than 1 seconds" in errs[0].message

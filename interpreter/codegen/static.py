@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..runtime import watchdog
 from ..runtime.helpers import HELPERS
 from .expr import ExprGen
 from .tables import enum_tables, grid_tables, record_tables
@@ -67,6 +68,7 @@ class StaticEvaluator:
     def eval(self, e: ast.Expr):
         self._prepare(e)
         src = self.gen.gen(e, {})
+        watchdog.watch(StaticEvaluator.eval)       # (load time has the time limit of run time)
         return eval(compile(src, "<regola static>", "eval"), self.ns)
 
 
