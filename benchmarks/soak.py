@@ -59,6 +59,8 @@ def invariants(rules: str, modules: tuple) -> list[tuple[str, str]]:
         if "houses_of_renaissance" in modules:
             return list(_test_module("test_houses_soak").INVARIANTS)
         return list(_test_module("test_lorenzo_soak").invariants(set(modules)))
+    if rules == "cant-stop":
+        return list(_test_module("test_cant_stop_soak").INVARIANTS)
     return []
 
 
