@@ -276,8 +276,9 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from .logs import LogError
     from .match import ReplayError, replay
+    after_move = _narrator() if args.verbose else None
     try:
-        game, s, log = replay(args.log, forced=args.forced)
+        game, s, log = replay(args.log, forced=args.forced, after_move=after_move)
     except (ReplayError, LogError) as e:
         print(safe(f"regola replay: {e}"), file=sys.stderr)
         return 1
@@ -294,6 +295,26 @@ def cmd_replay(args) -> int:
     if game.is_terminal(s):
         print("winner: " + ", ".join(f"player({w + 1})" for w in game.winners(s)))
     return 0
+
+
+def _narrator():
+    """For replay --verbose: each move and chance outcome, then what it changed (as a
+    spectator sees it: a log holds every move, so only what is public is told)."""
+    from .narrate import narrate
+    seen = {}
+
+    def after_move(entry, game, s):
+        now = game.observe(s, None)
+        if entry is None:
+            seen["obs"] = now
+            return
+        what = (f"player({entry['player']}) plays {entry['move']}" if entry["type"] == "move"
+                else f"chance: {entry['outcome']}")
+        print(safe(f"{entry['_line']:>5}: {what}"))
+        for line in narrate(seen["obs"], now, indent="       "):
+            print(line)
+        seen["obs"] = now
+    return after_move
 
 
 # --------------------------------------------------------------------- test
@@ -394,6 +415,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("log")
     r.add_argument("--forced", action="store_true", help="accept chance outcomes the seed would not draw")
     r.add_argument("--json", action="store_true")
+    r.add_argument("-v", "--verbose", action="store_true", help="tell each move and what it changed")
     r.set_defaults(func=cmd_replay)
 
     t = sub.add_parser("test", help="run scenario files (YAML)")

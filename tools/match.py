@@ -66,9 +66,11 @@ class ReplayError(Exception):
     pass
 
 
-def replay(path, forced: bool = False):
+def replay(path, forced: bool = False, after_move=None):
     """Re-run a log: every move must be legal and every chance outcome possible (and, unless
-    `forced`, the one the seed draws). Returns (game, final state, log)."""
+    `forced`, the one the seed draws). Returns (game, final state, log). `after_move(entry,
+    game, state)` is called after each move and chance outcome is played (and once with
+    entry None before the first)."""
     log = logs.read(path)
     h = log.header
     try:
@@ -81,6 +83,8 @@ def replay(path, forced: bool = False):
         raise ReplayError(f"{path}: the rules changed since this log was written (fingerprint "
                           f"{h['fingerprint']} != {game.fingerprint})")
     s = game.new_initial_state(int(h["seed"]))
+    if after_move is not None:
+        after_move(None, game, s)             # the position before the first entry
     for e in log.entries:
         where = f"{path}:{e['_line']}"
         if s.pending is None:
@@ -102,6 +106,8 @@ def replay(path, forced: bool = False):
                 game.apply_chance(s, o)
             except Exception as ex:  # noqa: BLE001
                 raise ReplayError(f"{where}: {ex}") from None
+            if after_move is not None:
+                after_move(e, game, s)
             continue
         if game.is_chance(s):
             raise ReplayError(f"{where}: the log has a move, but a chance event comes first")
@@ -115,6 +121,8 @@ def replay(path, forced: bool = False):
         if "id" in e and e["id"] != game.move_id(s, m):
             raise ReplayError(f"{where}: move {e['move']!r} has id {game.move_id(s, m)}, the log says {e['id']}")
         game.apply(s, m)
+        if after_move is not None:
+            after_move(e, game, s)
     if log.end is not None:
         where = f"{path}:{log.end['_line']}"
         if s.pending is not None:

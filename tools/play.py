@@ -13,6 +13,7 @@ from interpreter.runtime.game import IllegalMove, StateError
 
 from . import logs
 from .match import agents_for
+from .narrate import narrate
 from .view import describe_decision, render_view
 
 SAVE_FORMAT = "regola-save/1"
@@ -64,6 +65,7 @@ class PlaySession:
         # who watches the terminal: the one person playing; with none or several at one
         # terminal, a spectator (sees only what is public)
         viewer = next(iter(self.humans)) if len(self.humans) == 1 else None
+        seen = None                          # what the viewer saw when last told (set up: nothing to tell)
         while not g.is_terminal(s):
             who = g.current_player(s)
             if who == -1:
@@ -71,6 +73,7 @@ class PlaySession:
                 self.log.entries.append({"type": "chance", "outcome": g.outcome_str(s, o)})
                 g.apply_chance(s, o)
                 continue
+            seen = self._tell_changes(seen, viewer)
             moves = g.legal_moves(s)
             if who in self.humans:
                 m = self._human_move(who, moves)
@@ -82,12 +85,21 @@ class PlaySession:
             self.log.entries.append({"type": "move", "player": who + 1, "move": g.move_str(s, m),
                                      "id": g.move_id(s, m)})
             g.apply(s, m)
+        self._tell_changes(seen, viewer)
         self.log.end = {"type": "end", "scores": g.scores(s), "winners": [w + 1 for w in g.winners(s)],
                         "moves": sum(1 for e in self.log.entries if e["type"] == "move")}
         self.say("")
         self.say(render_view(g, s, viewer))
         self.say("winner: " + ", ".join(f"player({w + 1})" for w in g.winners(s)))
         return 0
+
+    def _tell_changes(self, seen, viewer):
+        """What the last move did (with the chance events and forced moves it set off), as
+        the viewer can see it; returns the viewer's observation now."""
+        now = self.game.observe(self.state, viewer)
+        for line in narrate(seen, now) if seen is not None else ():
+            self.say(line)
+        return now
 
     def _human_move(self, who, moves):
         g, s = self.game, self.state
