@@ -561,6 +561,10 @@ class Visibility(Node):
     level: str
 
 
+class VarInternal(Node):
+    """`internal`: a variable the rules keep for their own bookkeeping, left out of views."""
+
+
 class VarDecl(Node):
     name: str
     type: TypeExpr

@@ -719,6 +719,7 @@ class Checker:
         if not vi.per_player:
             self.p.top[v.name].type = t
         is_zone = isinstance(t, (T.ZoneType, T.KeyedZones))
+        vi.internal = any(isinstance(o, ast.VarInternal) for o in v.options)
         vis = [o for o in v.options if isinstance(o, ast.Visibility)]
         if len(vis) > 1:
             self.error(vis[1], "E150", "visibility is given twice")

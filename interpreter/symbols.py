@@ -42,6 +42,7 @@ class VarInfo:
     slot: int = -1                 # index in the state's variable list (compiler)
     known_slot: int = -1           # knowledge bitmasks of a hidden slotted zone
     revealed: bool = False         # named by reveal, peek or knows as a whole: who knows it is kept
+    internal: bool = False         # `internal`: bookkeeping, left out of views
     seen_slot: int = -1            # that knowledge, a bitmask (per owner for a per-player variable)
 
 

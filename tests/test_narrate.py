@@ -45,3 +45,38 @@ def test_replay_verbose_tells_every_move(tmp_path, capsys):
     assert re.search(r"\s+2: player\(1\) plays mark\(\(\d,\d\)\)\n\s+board\[\(\d,\d\)\] none -> X; "
                      r"player\(1\)\.marks - X", out)
     assert "moves and 0 chance outcomes verified" in out
+
+
+def test_internal_variables_are_left_out_of_views_and_narration(tmp_path):
+    from rules_helpers import load
+    from regola_tools.view import render_view
+    game = load(tmp_path, """
+game g:
+    players 2
+global:
+    steps_taken: int, internal = 0
+    pot: int = 0
+per player:
+    scratch: int, internal = 0
+flow:
+    act player(1): go | stay
+    act player(1): go | stay
+action go():
+    steps_taken += 1
+    me.scratch += 1
+    pot += 2
+action stay():
+    pass
+score: pot
+""")
+    s = game.new_initial_state()
+    before = game.observe(s, 0)
+    game.apply(s, "go")
+    after = game.observe(s, 0)
+    assert after["state"]["steps_taken"] == 1          # observe keeps them (adapters, tests)
+    view = render_view(game, s, 0)
+    assert "steps_taken" not in view and "scratch" not in view and "pot: 2" in view
+    out = io.StringIO()
+    session = PlaySession(game, "g", [], ["first"], 0, out=out)
+    session.run()
+    assert "steps_taken" not in out.getvalue() and "pot 0 -> 2" in out.getvalue()

@@ -301,6 +301,7 @@ def _narrator():
     """For replay --verbose: each move and chance outcome, then what it changed (as a
     spectator sees it: a log holds every move, so only what is public is told)."""
     from .narrate import narrate
+    from .view import internal_names
     seen = {}
 
     def after_move(entry, game, s):
@@ -311,7 +312,7 @@ def _narrator():
         what = (f"player({entry['player']}) plays {entry['move']}" if entry["type"] == "move"
                 else f"chance: {entry['outcome']}")
         print(safe(f"{entry['_line']:>5}: {what}"))
-        for line in narrate(seen["obs"], now, indent="       "):
+        for line in narrate(seen["obs"], now, indent="       ", skip=internal_names(game)):
             print(line)
         seen["obs"] = now
     return after_move

@@ -19,22 +19,25 @@ from interpreter.textsafe import safe_line
 WIDTH = 80
 
 
-def changes(before: dict, after: dict) -> list[str]:
-    """The visible differences between two observations, one short phrase each."""
+def changes(before: dict, after: dict, skip=()) -> list[str]:
+    """The visible differences between two observations, one short phrase each (variables
+    named in skip, the rules' `internal` bookkeeping, left out)."""
     out: list[str] = []
     for name, vb in after.get("state", {}).items():
-        _diff(name, before.get("state", {}).get(name), vb, out)
+        if name not in skip:
+            _diff(name, before.get("state", {}).get(name), vb, out)
     for who, vals in after.get("player_state", {}).items():
         mine = before.get("player_state", {}).get(who, {})
         for name, vb in vals.items():
-            _diff(f"{who}.{name}", mine.get(name), vb, out)
+            if name not in skip:
+                _diff(f"{who}.{name}", mine.get(name), vb, out)
     return out
 
 
-def narrate(before: dict, after: dict, indent: str = "    ") -> list[str]:
+def narrate(before: dict, after: dict, indent: str = "    ", skip=()) -> list[str]:
     """The changes as lines of at most WIDTH columns (phrases joined with '; ')."""
     lines, cur = [], ""
-    for phrase in changes(before, after):
+    for phrase in changes(before, after, skip):
         phrase = safe_line(phrase)
         if cur and len(indent) + len(cur) + 2 + len(phrase) > WIDTH:
             lines.append(indent + cur)

@@ -14,7 +14,7 @@ from interpreter.runtime.game import IllegalMove, StateError
 from . import logs
 from .match import agents_for
 from .narrate import narrate
-from .view import describe_decision, render_view
+from .view import internal_names, describe_decision, render_view
 
 SAVE_FORMAT = "regola-save/1"
 
@@ -97,7 +97,7 @@ class PlaySession:
         """What the last move did (with the chance events and forced moves it set off), as
         the viewer can see it; returns the viewer's observation now."""
         now = self.game.observe(self.state, viewer)
-        for line in narrate(seen, now) if seen is not None else ():
+        for line in narrate(seen, now, skip=internal_names(self.game)) if seen is not None else ():
             self.say(line)
         return now
 

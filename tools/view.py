@@ -20,6 +20,11 @@ _ROW_CHARS = "~-=#"     # one per kind of line between rows, in declaration orde
 _COL_CHARS = "|:!"      # one per kind of line between columns
 
 
+def internal_names(game) -> set:
+    """The variables declared `internal` (bookkeeping of the rules): views leave them out."""
+    return {vs.name for vs in game.vars if getattr(vs, "internal", False)}
+
+
 def render_view(game, state, viewer, width: int = WIDTH) -> str:
     obs = game.observe(state, viewer)
     out = []
@@ -29,7 +34,10 @@ def render_view(game, state, viewer, width: int = WIDTH) -> str:
     grids = {vs.name: vs for vs in game.vars if vs.kind == "grid"}
     attrs = [vs for vs in game.vars if vs.kind == "cell_attr"]
     attr_names = {a.name for a in attrs}
+    internal = internal_names(game)
     for name, value in obs["state"].items():
+        if name in internal:
+            continue
         if name in grids:
             out.extend(_grid(name, grids[name].grid, value, attrs, obs["state"], width))
         elif name not in attr_names:
@@ -37,7 +45,8 @@ def render_view(game, state, viewer, width: int = WIDTH) -> str:
     out.append("")
     for who, vals in obs["player_state"].items():
         mark = " (you)" if obs.get("you") == who else ""
-        out.extend(_fill(f"{who}{mark}: " + "; ".join(f"{k} {_short(v)}" for k, v in vals.items()), width))
+        out.extend(_fill(f"{who}{mark}: " + "; ".join(f"{k} {_short(v)}" for k, v in vals.items()
+                                                      if k not in internal), width))
     if obs.get("over"):
         out.append("")
         out.extend(_fill("game over: " + ", ".join(f"{p} {s}" for p, s in obs["scores"].items()), width))

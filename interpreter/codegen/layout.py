@@ -21,6 +21,7 @@ class VarSlot:
     size: int = 0               # map or slotted-zone length
     known_slot: int = -1        # knowledge bitmasks for hidden slotted zones
     seen_slot: int = -1         # who knows a private or hidden variable as a whole (reveal/peek/knows)
+    internal: bool = False      # bookkeeping (`internal`): left out of views and narration
     low: Optional[int] = None
     high: Optional[int] = None
     clamp: bool = False
@@ -71,6 +72,7 @@ class LayoutCompiler:
             vs = add(VarSlot(vi.name, key, -1, vi.per_player, kind, t, vi.visibility, vi.init, size,
                              low=vi.low, high=vi.high, clamp=vi.clamp, keys=keys, key_type=key_type))
             vi.slot = vs.slot
+            vs.internal = vi.internal
             if isinstance(t, T.ZoneType) and t.slotted and vi.visibility == "hidden":
                 ks = VarSlot(vi.name + "?", "?" + key, -1, vi.per_player, "known", t, size=size)
                 add(ks)
