@@ -1004,7 +1004,7 @@ class Checker:
                 pt = self.expr(who, scope, ctx, T.PLAYER)
                 self._expect(who, pt, T.PLAYER, "who peeks" if k is ast.PeekStmt else "whom it is shown to")
             tt = self.expr(s.target, scope, ctx)
-            if self._whole_secret(s.target) is None:
+            if self._whole_secret(s.target, shows=True) is None:
                 self._slot(s.target, tt, "peek at" if k is ast.PeekStmt else "reveal", hidden=True)
         elif k is ast.RequireStmt or k is ast.CostStmt:
             where = "at the top of an action, before its effects" if ctx.kind == "action" else "in actions"
@@ -1172,13 +1172,19 @@ class Checker:
             self.error(node, "E135", f"'{what}' needs one slot (Z[i] of a row or slots, or a grid cell), not {t}")
         return None
 
-    def _whole_secret(self, node) -> Optional[VarInfo]:
+    def _whole_secret(self, node, shows=False) -> Optional[VarInfo]:
         """A private or hidden variable named as a whole (`p.hand`, `deck`, `p.chips`), for
-        reveal, peek and knows: marked so that who knows it is kept in the state."""
+        reveal and peek (shows) and knows: marked so that who knows it is kept in the state.
+        Once the state is laid out (a scenario's statements, checked against a loaded game),
+        nothing is marked: a reveal the rules never make cannot be kept."""
         vi = self._var_of(node)
         if vi is None or vi.visibility not in ("private", "hidden"):
             return None
-        vi.revealed = True
+        if vi.slot < 0:
+            vi.revealed = True
+        elif shows and vi.seen_slot < 0:
+            self.error(node, "E138", f"the rules never show '{vi.name}' as a whole, so who knows it is not "
+                                     f"kept: it cannot be shown here")
         return vi
 
     def _var_of(self, node) -> Optional[VarInfo]:

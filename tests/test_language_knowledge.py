@@ -155,3 +155,36 @@ def test_misuse(tmp_path, text, code):
         assert errs and errs[0].code == "E135"            # a public zone as a whole: not a slot either
     else:
         assert [e.code for e in errs] == [code]
+
+
+def test_scenario_expressions_ask_knows_without_changing_the_game(tmp_path):
+    """A scenario's `knows(p, X)` on a variable the rules never show: its owner knows it, no
+    one else; a scenario cannot show it (who knows it is not kept), and asking changes
+    nothing in the loaded game."""
+    from interpreter.diagnostics import RulesError
+    from interpreter.snippets import SnippetCompiler
+    game = load(tmp_path, """
+game g:
+    players 2
+global:
+    pot: int, hidden = 0
+per player:
+    chips: int, private = 3
+flow:
+    act player(1): wager
+action wager(n in range(1, 4) where n <= me.chips):
+    me.chips -= n
+    pot += n
+score: me.chips
+""", name="never")
+    fingerprint = game.fingerprint
+    sc = SnippetCompiler(game)
+    s = game.new_initial_state(0)
+    assert sc.expression("knows(player(1), player(1).chips)")(s) is True
+    assert sc.expression("knows(player(2), player(1).chips)")(s) is False
+    assert sc.expression("knows(player(1), pot)")(s) is False
+    for text in ("reveal player(1).chips", "peek player(2) at pot"):
+        with pytest.raises(RulesError) as e:
+            sc.statements([text], [("<scenario>", 1, 1)])
+        assert e.value.diagnostics[0].code == "E138"
+    assert game.fingerprint == fingerprint and "!" not in "".join(vs.key for vs in game.vars)

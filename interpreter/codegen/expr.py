@@ -487,8 +487,10 @@ class ExprGen:
         if key is None:
             return None
         vi = self.p.pvars.get(key[1:]) if key.startswith(".") else self.p.globals.get(key)
-        if vi is None or vi.seen_slot < 0:
+        if vi is None or vi.visibility not in ("private", "hidden"):
             return None
+        if vi.seen_slot < 0:             # never shown by the rules: its owner knows it, no one else
+            return f"(@WHO@ == {self.gen(node.obj, env)})" if vi.visibility == "private" else "False"
         if key.startswith("."):
             owner = self.gen(node.obj, env)
             return f"(@WHO@ == {owner} or _knows(V[{vi.seen_slot}][{owner}][0], @WHO@))" \
