@@ -653,3 +653,33 @@ def test_a_match_of_rounds_and_a_shared_score_as_the_docs_write_them(tmp_path):
     for m in ["give", "give"]:
         coop.apply(s, m)
     assert coop.scores(s) == [2, 2, 2] and coop.winners(s) == [0, 1, 2]
+
+
+def test_a_roll_among_lists(tmp_path):
+    """`roll r in [[1, 1], [1, 2], [1, 1]]`: a value may be a list; repeated values weigh
+    more (it once checked clean and failed when played: a list is no dict key)."""
+    game = load(tmp_path, """
+game r:
+    players 2
+global:
+    got: list of int
+flow:
+    roll r in [[1, 1], [1, 2], [1, 1]]
+    got = r
+    act player(1): a | b
+action a():
+    pass
+action b():
+    pass
+score: sum(got)
+""")
+    s = game.new_initial_state(0)
+    assert game.chance_outcomes(s) == [([1, 1], 2 / 3), ([1, 2], 1 / 3)]
+    game.apply_chance(s, game.parse_outcome(s, "[1, 2]"))
+    assert game.observe(s, None)["state"]["got"] == [1, 2]
+    seen = set()
+    for seed in range(40):
+        s = game.new_initial_state(seed)
+        game.step_chance(s)
+        seen.add(tuple(game.observe(s, None)["state"]["got"]))
+    assert seen == {(1, 1), (1, 2)}

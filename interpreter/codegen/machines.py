@@ -201,7 +201,7 @@ class MachineCompiler:
         resume = mach.new()
         mach.emit(f"_vs = SITE_{site.index}(S, F)", s.span)
         mach.emit("if not _vs: raise RulesRuntimeError('roll among no values')", s.span)
-        mach.emit(f"if len(set(_vs)) == 1: L[{key!r}] = _vs[0]; return {resume}", s.span)
+        mach.emit(f"if _vs.count(_vs[0]) == len(_vs): L[{key!r}] = _vs[0]; return {resume}", s.span)   # one value
         mach.emit(f"S.pending = [{site.index}, -1]; S.cache = None; F[1] = {resume}; return {SUSPEND}", s.span)
         mach.cur = resume
         env[s.var] = f"L[{key!r}]"

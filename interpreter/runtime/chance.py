@@ -24,6 +24,11 @@ def _draw(s, counts) -> int:
     return bisect_right(cum, x % cum[-1])
 
 
+def _hashable(v):
+    """A rolled value as a key: a list (a pair of dice, say) as a tuple, nested too."""
+    return tuple(_hashable(x) for x in v) if isinstance(v, list) else v
+
+
 class Chance:
     """Part of `Game` (game.py): uses its `prog`, `sites`, `_site_funcs`, `_site_keys`,
     `is_chance` and `_run`."""
@@ -45,10 +50,14 @@ class Chance:
         try:
             vals = self._site_funcs[site.index](s, s.stack[-1])
             if site.kind == "roll":
-                tally: dict = {}
+                tally: dict = {}                  # key -> [value, weight], in first-seen order
                 for v in vals:
-                    tally[v] = tally.get(v, 0) + 1
-                return list(tally.items())
+                    k = _hashable(v)
+                    if k in tally:
+                        tally[k][1] += 1
+                    else:
+                        tally[k] = [v, 1]
+                return [(v, n) for v, n in tally.values()]
             return [(k, n) for k, n in enumerate(self._counts(vals)) if n]
         except _PYTHON_ERRORS as e:
             raise self._located(e) from None
