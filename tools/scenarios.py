@@ -325,7 +325,8 @@ def _run(sc: Scenario) -> Outcome:
     game = load_game(sc.rules, modules=sc.modules, players=sc.players)
     snip = SnippetCompiler(game)
     s = game.new_initial_state(sc.seed)
-    _settle(game, s)
+    if not (sc.steps and _keeps_chance(*sc.steps[0][:2])):   # (else the first roll or draw is forced)
+        _settle(game, s)
     for text, origin in sc.position:
         try:
             snip.statements([text], [origin])(s)
@@ -334,7 +335,7 @@ def _run(sc: Scenario) -> Outcome:
     checks = 0
     for kind, val, because, origin in sc.steps:
         where = f"{origin[0]}:{origin[1]}"
-        if kind != "chance":
+        if not _keeps_chance(kind, val):
             _settle(game, s)
         if kind == "move":
             moves = val if isinstance(val, list) else [val]
@@ -425,6 +426,12 @@ def _run(sc: Scenario) -> Outcome:
                 return Outcome(False, f"{where}: {kind} are {got}, expected {want}")
             checks += 1
     return Outcome(True, checks=checks)
+
+
+def _keeps_chance(kind, val) -> bool:
+    """Steps that do not first resolve pending chance events: `chance:` forces the next one,
+    `to_move: chance` asks whether one is pending."""
+    return kind == "chance" or (kind == "to_move" and str(val) == "chance")
 
 
 def _settle(game, s):
