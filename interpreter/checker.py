@@ -1494,8 +1494,9 @@ class Checker:
             if sym.kind == "cell_attr":
                 return _CellAttr(sym.data, n, sym.type)
             return sym.type
-        if sym.kind in ("def", "proc", "action"):
-            what = {"def": "a function", "proc": "a procedure", "action": "an action"}[sym.kind]
+        if sym.kind in ("def", "proc", "action", "group", "payment"):
+            what = {"def": "a function", "proc": "a procedure", "action": "an action",
+                    "group": "a group of actions", "payment": "a payment declaration"}[sym.kind]
             self.error(e, "E175", f"'{n}' is {what}, not a value")
             return T.ANY
         return sym.type

@@ -33,7 +33,7 @@ def worker():
     w.stop()
 
 
-LIMITS = fuzz.Limits(check_seconds=10, simulate_seconds=20, max_moves=2000)
+LIMITS = fuzz.Limits(check_seconds=10, simulate_seconds=30, max_moves=500)
 
 
 def _run(case: Case, worker) -> fuzz.Outcome:

@@ -25,9 +25,13 @@ Outcomes (what is accepted is documented in docs/testing.md, "Fuzzing"):
     played            the simulation ran to its end
     runtime-error     the simulation stopped with `regola simulate: file:line:col: ...`
     no-end            the simulation stopped at --max-moves (the rules may never end)
+    slow              the simulation ran past the fuzzer's time while the rules were running:
+                      each decision is bounded by the engine (--max-seconds, passed 5), the
+                      game by --max-moves (500); a game of slow decisions, not a hang
 
     failures: traceback (an exception escaped main, or 'Traceback' was printed),
     unpositioned (a message without file:line:col, or a position outside the file),
+    internal-error (E999, the compiler's backstop for what the checker let through),
     timeout, memory (MemoryError, or the engine's "more than this machine's memory"),
     crash (the worker died), exit-status (an error with exit status 0, or the reverse)
 """
@@ -53,7 +57,7 @@ from pathlib import Path
 
 from .fuzz_inputs import Case, make_case, write_case
 
-FAILURES = ("traceback", "unpositioned", "timeout", "memory", "crash", "exit-status")
+FAILURES = ("traceback", "unpositioned", "internal-error", "timeout", "memory", "crash", "exit-status")
 
 HEADER = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[EW]\d{3})\]: .+$")
 LOCATED = re.compile(r"^regola simulate: (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): .+")
@@ -194,11 +198,16 @@ class Worker:
 
 
 def _warm_up():
-    """Import and build what every case needs before forking, so a new worker starts at once."""
-    import regola_tools.cli  # noqa: F401
-    import interpreter.checker  # noqa: F401
-    import interpreter.codegen.program  # noqa: F401
-    import interpreter.runtime.game  # noqa: F401
+    """Import every module of the engine and the tools, and build the parser, before forking:
+    a new worker starts at once, and every worker runs the code as it was when the fuzzer
+    started (modules imported later, lazily, could come from files edited since)."""
+    import importlib
+    import pkgutil
+    import interpreter
+    import regola_tools
+    for pkg in (interpreter, regola_tools):
+        for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
+            importlib.import_module(info.name)
     from interpreter.parser import _lark
     _lark()
 
@@ -287,6 +296,8 @@ def judge_check(res: dict, cwd: Path) -> Outcome:
             continue                              # a source line, caret, hint or note
         m = HEADER.match(line)
         if m:
+            if m.group("code") == "E999":         # the compiler's backstop: a gap in the checker
+                return Outcome("internal-error", "check", line)
             errors += m.group("sev") == "error"
             where = _bad_position(cwd, m.group("file"), int(m.group("line")), int(m.group("col")))
             if where:
@@ -315,6 +326,10 @@ def judge_check(res: dict, cwd: Path) -> Outcome:
 
 def judge_simulate(res: dict, cwd: Path) -> Outcome:
     bad = judge_errors(res, "simulate")
+    if bad is not None and bad.kind == "timeout" and "<regola:" in (res["deadline"] or ""):
+        # the rules were running, each decision within the engine's own limit (--max-seconds):
+        # a long game of slow decisions, bounded by --max-moves, not a hang
+        return Outcome("slow", "simulate", bad.detail)
     if bad is not None:
         return bad
     out, status = res["output"], res["status"]
@@ -345,9 +360,10 @@ def judge_simulate(res: dict, cwd: Path) -> Outcome:
 @dataclass
 class Limits:
     check_seconds: float = 10.0
-    simulate_seconds: float = 20.0
+    simulate_seconds: float = 30.0
     memory_mb: int = 2048
-    max_moves: int = 2000
+    max_moves: int = 500           # simulate --max-moves: a game that does not end stops there
+    decision_seconds: int = 5      # simulate --max-seconds: the engine's bound on one decision
 
 
 def commands(case: Case, game_dir: str) -> tuple[list[str], list[str]]:
@@ -372,7 +388,7 @@ def run_case(case: Case, worker: Worker, work: Path, limits: Limits) -> Outcome:
     o.argv, o.output = check, res["output"]
     if o.kind != "clean":
         return o
-    sim = sim + ["--max-moves", str(limits.max_moves)]
+    sim = sim + ["--max-moves", str(limits.max_moves), "--max-seconds", str(limits.decision_seconds)]
     res = worker.run(sim, str(work), limits.simulate_seconds)
     o = judge_simulate(res, work)
     o.argv, o.output = sim, res["output"]
@@ -505,7 +521,7 @@ def main(argv=None) -> int:
     ap.add_argument("--kinds", help="weights of the kinds of input, e.g. mutation=8,soup=1,grammar=2")
     ap.add_argument("--out", default="fuzz-failures", help="where reproducers are saved (default %(default)s)")
     ap.add_argument("--check-seconds", type=float, default=10.0)
-    ap.add_argument("--simulate-seconds", type=float, default=20.0)
+    ap.add_argument("--simulate-seconds", type=float, default=30.0)
     ap.add_argument("--memory-mb", type=int, default=2048)
     args = ap.parse_args(argv)
     games = [g.strip() for g in args.games.split(",")] if args.games else None
