@@ -756,6 +756,7 @@ ALIASES: dict[str, tuple[type[Node], list[str], dict[str, Any]]] = {
     "vis_public": (Visibility, [], {"level": "public"}),
     "vis_private": (Visibility, [], {"level": "private"}),
     "vis_hidden": (Visibility, [], {"level": "hidden"}),
+    "vis_others": (Visibility, [], {"level": "others"}),
     "grid_line_rows": (GridLine, ["name", "positions"], {"axis": "row"}),
     "grid_line_columns": (GridLine, ["name", "positions"], {"axis": "column"}),
     "def_expr": (DefDecl, ["name", "params", "ret", "expr"], {}),

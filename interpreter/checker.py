@@ -727,9 +727,9 @@ class Checker:
             vi.visibility = vis[0].level
             if isinstance(t, T.GridType) and vis[0].level != "public":
                 self.error(vis[0], "E150", "a grid is public: its cells are on the table")
-            if vis[0].level == "private" and not vi.per_player:
-                self.error(vis[0], "E150", "'private' means seen by its owner: only per-player variables can be "
-                                           "private (a global one can be hidden)")
+            if vis[0].level in ("private", "others") and not vi.per_player:
+                self.error(vis[0], "E150", f"'{vis[0].level}' is about its owner: only per-player variables can be "
+                                           f"{vis[0].level} (a global one can be hidden)")
         elif is_zone and (t.zone if isinstance(t, T.ZoneType) else t.zone.zone) == "stack":
             vi.visibility = "hidden"
         # bounds apply to an int, or to every entry of a map to int
@@ -1178,7 +1178,7 @@ class Checker:
         Once the state is laid out (a scenario's statements, checked against a loaded game),
         nothing is marked: a reveal the rules never make cannot be kept."""
         vi = self._var_of(node)
-        if vi is None or vi.visibility not in ("private", "hidden"):
+        if vi is None or vi.visibility not in ("private", "hidden", "others"):
             return None
         if vi.slot < 0:
             vi.revealed = True

@@ -188,3 +188,54 @@ score: me.chips
             sc.statements([text], [("<scenario>", 1, 1)])
         assert e.value.diagnostics[0].code == "E138"
     assert game.fingerprint == fingerprint and "!" not in "".join(vs.key for vs in game.vars)
+
+
+FACING_OUT = """
+game facing:
+    players 3
+record Card:
+    v: int
+components Card:
+    | name | v | count |
+    | one  | 1 | 6     |
+    | two  | 2 | 6     |
+global:
+    deck: stack of Card
+per player:
+    hand: row of 2 Card, others
+    told: int = 0
+setup:
+    fill deck with [one, one, one, one, one, one, two, two, two, two, two, two]
+    for p in players:
+        draw deck -> p.hand[0]
+        draw deck -> p.hand[1]
+flow:
+    act player(1): tell | play
+action tell(q in players where q != me):
+    q.told += 1
+action play(i in slots(me.hand)):
+    move me.hand[i] -> deck
+score: (1 if knows(player(1), player(2).hand) else 0) + (10 if knows(player(1), player(1).hand) else 0)
+    + (100 if knows(player(1), player(1).hand[0]) else 0) + (1000 if knows(player(2), player(1).hand[0]) else 0)
+"""
+
+
+def test_others_visibility_every_player_sees_it_but_its_owner(tmp_path):
+    """Hanabi's hands: `others` is seen by every player but its owner (a spectator sees only
+    what is public)."""
+    game = load(tmp_path, FACING_OUT, players=3)
+    s = game.new_initial_state(2)
+    while game.is_chance(s):
+        game.step_chance(s)
+    mine = game.observe(s, 0)["player_state"]
+    assert mine["player(1)"]["hand"] == {"0": "hidden", "1": "hidden"}
+    assert all(v in ("one", "two") for v in mine["player(2)"]["hand"].values())
+    assert all(v == "hidden" for p in ("player(1)", "player(2)", "player(3)")
+               for v in game.observe(s, None)["player_state"][p]["hand"].values())
+    assert game.scores(s)[0] == 1001
+    m = next(m for m in game.legal_moves(s) if game.move_str(s, m).startswith("play("))
+    assert game.move_str_seen_by(s, m, 1) == game.move_str(s, m)      # slots are named, not cards
+    errs = errors(tmp_path, FACING_OUT.replace("per player:\n    hand: row of 2 Card, others",
+                                               "global:\n    shared: pile of Card, others\nper player:\n"
+                                               "    hand: row of 2 Card, others"), name="bad")
+    assert [e.code for e in errs] == ["E150"]

@@ -478,6 +478,8 @@ class ExprGen:
             return "True"
         if vis == "private":
             return f"({who} == {owner})"
+        if vis == "others":
+            return f"({who} != {owner})"
         known = self._known(zone, env)
         return f"_knows({known}[{self.gen(args[1].index, env)}], {who})"
 
@@ -487,15 +489,15 @@ class ExprGen:
         if key is None:
             return None
         vi = self.p.pvars.get(key[1:]) if key.startswith(".") else self.p.globals.get(key)
-        if vi is None or vi.visibility not in ("private", "hidden"):
+        if vi is None or vi.visibility not in ("private", "hidden", "others"):
             return None
-        if vi.seen_slot < 0:             # never shown by the rules: its owner knows it, no one else
-            return f"(@WHO@ == {self.gen(node.obj, env)})" if vi.visibility == "private" else "False"
-        if key.startswith("."):
-            owner = self.gen(node.obj, env)
-            return f"(@WHO@ == {owner} or _knows(V[{vi.seen_slot}][{owner}][0], @WHO@))" \
-                if vi.visibility == "private" else f"_knows(V[{vi.seen_slot}][{owner}][0], @WHO@)"
-        return f"_knows(V[{vi.seen_slot}][0], @WHO@)"
+        # who sees it by its visibility: the owner (private), all but the owner (others), no one
+        owner = self.gen(node.obj, env) if key.startswith(".") else None
+        by_visibility = {"private": f"@WHO@ == {owner}", "others": f"@WHO@ != {owner}"}.get(vi.visibility)
+        if vi.seen_slot < 0:             # never shown by the rules
+            return f"({by_visibility})" if by_visibility else "False"
+        shown = f"_knows(V[{vi.seen_slot}][{owner}][0], @WHO@)" if owner else f"_knows(V[{vi.seen_slot}][0], @WHO@)"
+        return f"({by_visibility} or {shown})" if by_visibility else shown
 
     def _zone_key(self, zone):
         if isinstance(zone, ast.Name):

@@ -61,13 +61,15 @@ def _typed(t, v):
 
 
 def _sees(vs, viewer, owner, shown) -> bool:
-    """Public; the owner of a private variable; or shown to this viewer (to everyone: -1)
-    by reveal or peek, and not changed since."""
+    """Public; the owner of a private variable; every player but the owner of an `others`
+    one; or shown to this viewer (to everyone: -1) by reveal or peek, and not changed since."""
     if vs.visibility == "public" or shown == -1:
         return True
     if viewer is None:
         return False
-    return (vs.visibility == "private" and viewer == owner) or bool(shown >> viewer & 1)
+    if vs.visibility == "private" and viewer == owner or vs.visibility == "others" and viewer != owner:
+        return True
+    return bool(shown >> viewer & 1)
 
 
 def _view(vs, value, viewer, owner, known, shown=0):
