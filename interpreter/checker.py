@@ -850,6 +850,7 @@ class Checker:
                 self.error(prm.domain, "E131", f"a parameter takes its values from a list or zone, not {dt}")
                 et = T.ANY
             et = self._finite(prm.domain, et, f"parameter '{prm.name}'")
+            self._own_blind_options(prm.domain, f"parameter '{prm.name}'")
             moves *= max(T.type_size(et, self.p.players or self.p.max_players), 1)
             if moves > MAX_ACTION_MOVES:
                 self.error(prm, "E114", f"action '{a.name}' would have {moves:,} possible moves; an action may "
@@ -1171,6 +1172,16 @@ class Checker:
         if t is not T.ANY:
             self.error(node, "E135", f"'{what}' needs one slot (Z[i] of a row or slots, or a grid cell), not {t}")
         return None
+
+    def _own_blind_options(self, domain, what):
+        """Options taken from the contents of the mover's own `others` zone would show the
+        mover what its owner may not see (the legal moves name them)."""
+        if isinstance(domain, ast.Attr) and isinstance(domain.obj, ast.Me):
+            vi = self.p.pvars.get(domain.name)
+            if vi is not None and vi.visibility == "others":
+                self.warn(domain, "W004", f"the options of {what} are the cards of your own '{vi.name}', which "
+                                          f"you may not see: the legal moves would name them",
+                          f"take the slots instead: slots(me.{vi.name})")
 
     def _whole_secret(self, node, shows=False) -> Optional[VarInfo]:
         """A private or hidden variable named as a whole (`p.hand`, `deck`, `p.chips`), for

@@ -239,3 +239,11 @@ def test_others_visibility_every_player_sees_it_but_its_owner(tmp_path):
                                                "global:\n    shared: pile of Card, others\nper player:\n"
                                                "    hand: row of 2 Card, others"), name="bad")
     assert [e.code for e in errs] == ["E150"]
+
+
+def test_options_from_your_own_others_hand_are_warned_about(tmp_path):
+    from rules_helpers import diagnostics
+    text = FACING_OUT.replace("action play(i in slots(me.hand)):\n    move me.hand[i] -> deck",
+                              "action play(c in me.hand):\n    pass")
+    ds = [d for d in diagnostics(tmp_path, text) if not d.is_error]
+    assert [d.code for d in ds] == ["W004"] and "slots(me.hand)" in ds[0].hint
