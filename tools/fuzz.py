@@ -87,8 +87,14 @@ class _Deadline(BaseException):
     no `except Exception` of the engine swallows it)."""
 
 
+_armed = [False]          # a command is running: the alarm raises
+_expired = [False]        # the alarm rang during this command
+
+
 def _on_alarm(signum, frame):
-    raise _Deadline()
+    if _armed[0]:
+        _expired[0] = True
+        raise _Deadline()
 
 
 def _serve(conn, memory_mb: int):
@@ -120,11 +126,20 @@ def _run_command(argv, cwd, seconds) -> dict:
     res = {"status": None, "escaped": None, "deadline": None, "memory": False}
     old = os.getcwd()
     t0 = time.perf_counter()
+    _expired[0] = False
     try:
-        os.chdir(cwd)
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
-            res["status"] = main(argv)
+        try:
+            os.chdir(cwd)
+            # the alarm rings again each second: an exception raised where Python ignores it
+            # (a __del__, a callback) does not lose the deadline
+            _armed[0] = True
+            signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+            with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
+                res["status"] = main(argv)
+        finally:
+            _armed[0] = False
+        if _expired[0]:
+            raise _Deadline()
     except _Deadline as e:         # where it was when time ran out
         res["deadline"] = f"no end in {seconds:g} s; it was at:\n" + "".join(traceback.format_tb(e.__traceback__)[-8:])
     except SystemExit as e:
