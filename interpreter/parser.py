@@ -1,7 +1,7 @@
 """Rules text -> AST (`Program`), or a diagnostic in plain words.
 
 The lark parser is built once per process (LALR, with lark's grammar cache) and the
-transformer is derived from the AST classes (see `ast.build_rule_table`).
+transformer is derived from the AST classes (see `ast_rules.build_rule_table`).
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import DedentError, Indenter
 
 from . import ast
+from .ast_rules import build_rule_table
 from .diagnostics import Diagnostic, RulesError, SourceMap
 from .grammar_cache import cache_file
 from .resources import grammar_path
@@ -139,7 +140,7 @@ class _Builder(Transformer):
 
 @lru_cache(maxsize=1)
 def _rule_table():
-    return ast.build_rule_table()
+    return build_rule_table()
 
 
 # Plain words for the terminals lark reports as expected.
