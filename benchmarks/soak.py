@@ -61,6 +61,8 @@ def invariants(rules: str, modules: tuple) -> list[tuple[str, str]]:
         return list(_test_module("test_lorenzo_soak").invariants(set(modules)))
     if rules == "cant-stop":
         return list(_test_module("test_cant_stop_soak").INVARIANTS)
+    if rules == "love-letter":
+        return list(_test_module("test_love_letter_soak").INVARIANTS)
     return []
 
 
