@@ -23,14 +23,14 @@ from . import ast
 from . import types as T
 from .compose import Composed
 from .diagnostics import Diagnostic
-from .limits import MAX_ACTION_MOVES, MAX_COPIES, MAX_GRID_CELLS, MAX_OPTIONS, MAX_ZONE_SLOTS
+from .limits import MAX_ACTION_MOVES, MAX_COPIES, MAX_GRID_CELLS, MAX_OPTIONS, MAX_SELECTION, MAX_ZONE_SLOTS
 from .suggest import did_you_mean
 from .symbols import (ActionInfo, ActionParamInfo, Callable, CheckedProgram, EventInfo, PaymentInfo, PayRuleInfo,
                       Sym, VarInfo, WatchInfo)
 
 BUILTINS = ("count", "sum", "min", "max", "any", "all", "abs", "range", "values", "copies", "slots",
             "cells", "adjacent", "beside", "distance", "row_cells", "col_cells", "cell", "player",
-            "next_player", "knows", "seats_from", "affordable", "ordinal", "can")
+            "next_player", "knows", "seats_from", "affordable", "ordinal", "can", "subsets")
 
 RESERVED_VALUES = ("players",)
 
@@ -891,6 +891,10 @@ class Checker:
         s = T.strip(t)
         if T.is_int(s) and not isinstance(s, T.IntRange):
             s = self._static_range(node) or s
+        if isinstance(s, T.SelectionType) and s.size() > MAX_OPTIONS:
+            self.error(node, "E114", f"{what} would take {s.size():,} selections; at most {MAX_OPTIONS:,}",
+                       "fewer values in a selection, or fewer kinds to select among")
+            return T.ANY
         if isinstance(s, T.IntRange) and s.high - s.low + 1 > MAX_OPTIONS:
             self.error(node, "E114", f"{what} would take {s.high - s.low + 1:,} values; at most {MAX_OPTIONS:,}",
                        "a choice among a million values is no choice a player makes: narrow the range")
@@ -1812,6 +1816,26 @@ class Checker:
         if self._arity(e, args, 1):
             self._expect(args[0], self.expr(args[0], scope, ctx, T.INT), T.INT, "the argument of abs")
         return T.INT
+
+    def _b_subsets(self, e, args, scope, ctx, expected):
+        """subsets(Z, lo, hi): every selection of lo..hi of the components of zone Z (or the
+        values of a list of kinds or enum values), as lists in ascending order."""
+        if not self._arity(e, args, 3):
+            return T.ANY
+        t = T.strip(self.expr(args[0], scope, ctx))
+        elem = t.elem if isinstance(t, (T.ZoneType, T.ListType)) else None
+        if t is T.ANY:
+            return T.ANY
+        if elem is None or not isinstance(T.strip(elem), (T.RecordType, T.EnumType)):
+            self.error(args[0], "E130", f"subsets(...) selects among the components of a zone, or a list of "
+                                        f"kinds or enum values, not {t}")
+            return T.ANY
+        lo, hi = (self.static_int(a, "the number of values in a selection") for a in args[1:])
+        if not 0 <= lo <= hi <= MAX_SELECTION:
+            self.error(e, "E114", f"a selection of {lo} to {hi} values; sizes go from 0 up to at most "
+                                  f"{MAX_SELECTION}, the smaller first")
+            return T.ANY
+        return T.ListType(T.SelectionType(T.strip(elem), lo, hi))
 
     def _b_range(self, e, args, scope, ctx, expected):
         if not self._arity(e, args, 2):

@@ -21,6 +21,7 @@ MAX_GRID_CELLS = 10_000           # rows x columns of one grid (a 100 x 100 boar
 MAX_COPIES = 10_000               # copies of one component kind
 MAX_ZONE_SLOTS = 10_000           # slots of a row
 MAX_OPTIONS = 1_000_000           # values one action parameter or one choice may take
+MAX_SELECTION = 20                # values in one selection (subsets(Z, lo, hi): hi at most)
 MAX_ACTION_MOVES = 10_000_000     # moves one action may have (its parameters' values multiplied)
 
 # running

@@ -162,6 +162,40 @@ class ListType(Type):
 
 
 @dataclass(frozen=True)
+class SelectionType(ListType):
+    """A selection of lo..hi values of elem (kinds or enum values), repeats allowed, in
+    ascending order: the value of `x in subsets(Z, lo, hi)`. A list to read; finite, so a
+    move may take one (ids: selections of fewer values first, then in lexicographic order)."""
+    lo: int = 0
+    hi: int = 0
+    finite = True
+
+    @property
+    def kinds(self) -> int:
+        e = strip(self.elem)
+        return len(e.kinds) if isinstance(e, RecordType) else len(e.values)
+
+    def size(self) -> int:
+        from math import comb
+        n = self.kinds
+        return sum(comb(n + k - 1, k) for k in range(self.lo, self.hi + 1))
+
+    def rank(self, values) -> int:
+        """The position of a selection (ascending values) among all of this type."""
+        from math import comb
+        n, k = self.kinds, len(values)
+        idx = sum(comb(n + j - 1, j) for j in range(self.lo, k))
+        # as the k-combination b_i = values[i] + i of n + k - 1 things, lexicographically
+        total, prev = n + k - 1, -1
+        for i, v in enumerate(values):
+            b = v + i
+            for x in range(prev + 1, b):
+                idx += comb(total - 1 - x, k - 1 - i)
+            prev = b
+        return idx
+
+
+@dataclass(frozen=True)
 class OptType(Type):
     inner: Type
 

@@ -397,6 +397,13 @@ class ExprGen:
             return f"range({a}, {b})"         # (constants are written as their values)
         return f"_range({a}, {b})"           # checked when it runs (runtime/helpers.py)
 
+    def b_subsets(self, e, args, env):
+        st = T.strip(T.strip(self.t(e)).elem)              # the SelectionType
+        src, zt = self.gen(args[0], env), T.strip(self.t(args[0]))
+        if isinstance(zt, T.ZoneType) and zt.counted:
+            return f"_selections({src}, {st.lo}, {st.hi})"
+        return f"_selections_of({src}, {st.lo}, {st.hi}, {st.kinds})"
+
     def b_range(self, e, args, env):
         return f"list({self._range(e, env)})"
 

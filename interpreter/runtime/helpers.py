@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from itertools import compress
+from itertools import combinations_with_replacement, compress
 from operator import gt as _gt  # noqa: F401 (the generated code compares lists item by item)
 
 from ..limits import MAX_INT, MAX_RANGE
@@ -31,6 +31,29 @@ def _mul(a, b):
 
 def _too_big(name, value):
     raise RulesRuntimeError(f"'{name}' would be {value}, beyond the numbers the rules may use (-2**53..2**53)")
+
+
+def _selections(counts, lo, hi):
+    """Every selection of lo..hi values, at most counts[v] of each value v, as ascending
+    tuples: fewer values first, then in lexicographic order (the order of their move ids)."""
+    kinds = [v for v, n in enumerate(counts) if n > 0]
+    out = []
+    for k in range(lo, hi + 1):
+        for combo in combinations_with_replacement(kinds, k):
+            if all(combo.count(v) <= counts[v] for v in set(combo)):
+                out.append(combo)
+                if len(out) > MAX_RANGE:
+                    raise RulesRuntimeError(f"more than {MAX_RANGE:,} selections of {lo} to {hi} values")
+    return out
+
+
+def _selections_of(values, lo, hi, nkinds):
+    """The selections among a list of values (kinds or enum values, none left out)."""
+    counts = [0] * nkinds
+    for v in values:
+        if v is not None:
+            counts[v] += 1
+    return _selections(counts, lo, hi)
 
 
 def _loop_budget():

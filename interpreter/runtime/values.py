@@ -60,6 +60,8 @@ def parse_value(t, text: str):
 
 def value_index(t, v) -> int:
     t = T.strip(t)
+    if isinstance(t, T.SelectionType):
+        return t.rank(v)
     if isinstance(t, T.IntRange):
         return v - t.low
     if t is T.BOOL:
