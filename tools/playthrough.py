@@ -30,6 +30,7 @@ PLAYTHROUGHS = [
     ("lorenzo-il-magnifico-4p-advanced-leaders-seed3.txt", "lorenzo-il-magnifico", 4, ["advanced", "leaders"], 3),
     ("lorenzo-il-magnifico-5p-houses-seed1.txt", "lorenzo-il-magnifico", 5, ["leaders", "houses_of_renaissance"], 1),
     ("cant-stop-3p-seed1.txt", "cant-stop", 3, [], 1),
+    ("love-letter-3p-seed1.txt", "love-letter", 3, [], 1),
 ]
 
 
