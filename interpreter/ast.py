@@ -382,6 +382,15 @@ class ChoosePrompt(Node):
     text: str
 
 
+class SimultaneousStmt(Stmt):
+    """`simultaneously for p in players:` one `choose ..., by p:` every player makes without
+    seeing the others' choices; then the bodies run, in that order."""
+    var: str
+    iter: Expr
+    body: list[Stmt]
+    cond: Optional[Expr] = None      # (never given: the loop clause shape the checker shares)
+
+
 class ChooseStmt(Stmt):
     var: str
     domain: Expr

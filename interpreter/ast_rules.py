@@ -33,6 +33,7 @@ ALIASES: dict[str, tuple[type[Node], list[str], dict[str, Any]]] = {
     "name": (Name, ["name"], {}),
     "attr": (Attr, ["obj", "name"], {}),
     "index": (Index, ["obj", "index"], {}),
+    "simultaneous_stmt": (SimultaneousStmt, ["var", "iter", "body"], {}),
     "slice": (Slice, ["obj", "low", "high"], {}),
     "call": (Call, ["func", "args"], {}),
     "list_lit": (ListLit, ["items"], {}),

@@ -1083,6 +1083,17 @@ class Checker:
                 self.block(s.other, scope, ctx)
         elif k is ast.ForStmt:
             self._loop_body(s.body, self._loop_clause(s, scope, ctx), ctx)
+        elif k is ast.SimultaneousStmt:
+            inner = self._loop_clause(s, scope, ctx)
+            choice = s.body[0] if len(s.body) == 1 and isinstance(s.body[0], ast.ChooseStmt) else None
+            by = next((o.player for o in choice.options if isinstance(o, ast.ChooseBy)), None) if choice else None
+            if choice is None or not (isinstance(by, ast.Name) and by.name == s.var):
+                self.error(s, "E167", f"'simultaneously for {s.var} in ...' takes one choice made by each "
+                                      f"of them: choose x in ..., by {s.var}: ...")
+            if not isinstance(T.strip(inner.names[s.var].type), (T.PlayerType,)) and \
+                    inner.names[s.var].type is not T.ANY:
+                self.error(s.iter, "E130", f"simultaneous choices are made by players, not {inner.names[s.var].type}")
+            self.block(s.body, inner, ctx)
         elif k is ast.RepeatStmt:
             self._expect(s.count, self.expr(s.count, scope, ctx, T.INT), T.INT, "a repeat count")
             self._loop_body(s.body, scope, ctx)

@@ -109,6 +109,52 @@ class MachineCompiler:
         mach.goto(head)
         mach.cur = after
 
+    def m_simultaneous_stmt(self, s: ast.SimultaneousStmt, env, mach, loops):
+        """Every player's choice first, each made with what that player sees (the choices
+        made so far are only in the frame: no one sees them), then the bodies in order. The
+        choice is one site marked simultaneous and secret (its value is `?` to the others)."""
+        choice = s.body[0]
+        it, ix, picks = self.fresh_key("it"), self.fresh_key("ix"), self.fresh_key("picks")
+        mach.emit(f"L[{it!r}] = list({self.eg.iterable(s.iter, env)}); L[{ix!r}] = 0; L[{picks!r}] = []", s.span)
+        inner = dict(env)
+        var = self._local(inner, s.var, True)
+        # 1. each player chooses
+        head, ask, answers = mach.new(), mach.new(), mach.new()
+        mach.goto(head)
+        mach.cur = head
+        mach.emit(f"_l = L[{it!r}]", s.span)
+        mach.emit(f"while L[{ix!r}] < len(_l):", s.span)
+        mach.emit(f"{var} = _l[L[{ix!r}]]; L[{ix!r}] += 1; return {ask}", s.span, 1)
+        mach.emit(f"L[{ix!r}] = 0", s.span)
+        mach.goto(answers)
+        mach.cur = ask
+        flat = choice.model_copy(update={"body": None})
+        ask_env = dict(inner)
+        self.m_choose_stmt(flat, ask_env, mach, loops)
+        site = self.sites[-1]
+        site.secret, site.simultaneous = True, True
+        mach.emit(f"L[{picks!r}].append({ask_env[choice.var]})", s.span)
+        mach.goto(head)
+        # 2. the bodies, player by player, with their choices
+        after, body = mach.new(), mach.new()
+        mach.cur = answers
+        mach.emit(f"_l = L[{it!r}]", s.span)
+        mach.emit(f"while L[{ix!r}] < len(_l):", s.span)
+        chosen = self.fresh_key(choice.var)
+        mach.emit(f"{var} = _l[L[{ix!r}]]; L[{chosen!r}] = L[{picks!r}][L[{ix!r}]]; L[{ix!r}] += 1; "
+                  f"return {body}", s.span, 1)
+        mach.emit(f"del L[{it!r}], L[{ix!r}], L[{picks!r}]", s.span)
+        mach.goto(after)
+        mach.cur = body
+        body_env = dict(inner)
+        body_env[choice.var] = f"L[{chosen!r}]"
+        optional = any(isinstance(o, ast.ChooseOptional) for o in choice.options)
+        if optional:
+            mach.emit(f"if L[{chosen!r}] is None: return {answers}", s.span)
+        self.stmts_machine(choice.body or [], body_env, mach, loops + [("m", after, answers)])
+        mach.goto(answers)
+        mach.cur = after
+
     def m_repeat_stmt(self, s, env, mach, loops):
         cnt = self.fresh_key("n")
         mach.emit(f"L[{cnt!r}] = {self.eg.gen(s.count, env)}", s.span)

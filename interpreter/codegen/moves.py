@@ -30,6 +30,7 @@ class SiteInfo:
     labels: list = field(default_factory=list)
     radixes: list = field(default_factory=list)
     secret: bool = False        # choose sites: the options are a private or hidden zone's contents
+    simultaneous: bool = False  # a choice every player makes without seeing the others' (SimultaneousStmt)
 
 
 @dataclass

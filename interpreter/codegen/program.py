@@ -217,7 +217,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             meta.secret = [secrecy.options(prm.domain) for prm in meta.info.params]
         for site in self.sites:
             if site.kind == "choose":
-                site.secret = secrecy.options(site.node.domain)
+                site.secret = site.simultaneous or secrecy.options(site.node.domain)
 
     # ------------------------------------------------------------------ units
 

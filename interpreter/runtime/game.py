@@ -127,6 +127,8 @@ class Game(Runner, Chance, MoveNames, Saves):
         if site.kind == "act":
             d["actions"] = site.actions
             d["optional"] = site.optional
+        if site.simultaneous:
+            d["simultaneous"] = True       # one of the players' hidden choices made all at once
         return d
 
     def legal_moves(self, s) -> list:
