@@ -25,9 +25,10 @@ Outcomes (what is accepted is documented in docs/testing.md, "Fuzzing"):
     played            the simulation ran to its end
     runtime-error     the simulation stopped with `regola simulate: file:line:col: ...`
     no-end            the simulation stopped at --max-moves (the rules may never end)
-    slow              the simulation ran past the fuzzer's time while the rules were running:
-                      each decision is bounded by the engine (--max-seconds, passed 5), the
-                      game by --max-moves (500); a game of slow decisions, not a hang
+    slow              the simulation ran past the fuzzer's time, the game still moving on
+                      (its last move or chance outcome within --max-seconds): each step is
+                      bounded by the engine (--max-seconds, passed 5), the game by
+                      --max-moves (500); a game of slow decisions, not a hang
 
     failures: traceback (an exception escaped main, or 'Traceback' was printed),
     unpositioned (a message without file:line:col, or a position outside the file),
@@ -105,12 +106,33 @@ def _serve(conn, memory_mb: int):
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     signal.signal(signal.SIGALRM, _on_alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)          # the parent handles ^C
+    _watch_moves()
     while True:
         try:
             argv, cwd, seconds = conn.recv()
         except (EOFError, KeyboardInterrupt):
             return
         conn.send(_run_command(argv, cwd, seconds))
+
+
+_moved = [None]           # when the game last moved on (a move or a chance outcome applied)
+
+
+def _watch_moves():
+    """Note the time of every move and chance outcome applied in this worker, so that a game
+    still moving on when time is up (slow, bounded by --max-moves) is told from one stuck in
+    a single step."""
+    from interpreter.runtime.game import Game
+    for name in ("apply", "apply_chance", "step_chance"):
+        f = getattr(Game, name, None)
+        if f is None or getattr(f, "_fuzz_watched", False):
+            continue
+
+        def watched(self, *args, _f=f, **kw):
+            _moved[0] = time.perf_counter()
+            return _f(self, *args, **kw)
+        watched._fuzz_watched = True
+        setattr(Game, name, watched)
 
 
 def _forget_games():
@@ -127,6 +149,7 @@ def _run_command(argv, cwd, seconds) -> dict:
     old = os.getcwd()
     t0 = time.perf_counter()
     _expired[0] = False
+    _moved[0] = None
     try:
         try:
             os.chdir(cwd)
@@ -142,6 +165,8 @@ def _run_command(argv, cwd, seconds) -> dict:
             raise _Deadline()
     except _Deadline as e:         # where it was when time ran out
         res["deadline"] = f"no end in {seconds:g} s; it was at:\n" + "".join(traceback.format_tb(e.__traceback__)[-8:])
+        if _moved[0] is not None:
+            res["since_move"] = time.perf_counter() - _moved[0]
     except SystemExit as e:
         res["status"] = e.code if isinstance(e.code, int) else 2
     except MemoryError:
@@ -339,11 +364,12 @@ def judge_check(res: dict, cwd: Path) -> Outcome:
     return Outcome("exit-status", "check", f"exit status {status} with no error printed")
 
 
-def judge_simulate(res: dict, cwd: Path) -> Outcome:
+def judge_simulate(res: dict, cwd: Path, decision_seconds: float = 5) -> Outcome:
     bad = judge_errors(res, "simulate")
-    if bad is not None and bad.kind == "timeout" and "<regola:" in (res["deadline"] or ""):
-        # the rules were running, each decision within the engine's own limit (--max-seconds):
-        # a long game of slow decisions, bounded by --max-moves, not a hang
+    if bad is not None and bad.kind == "timeout" and res.get("since_move") is not None \
+            and res["since_move"] < decision_seconds + 1:
+        # the game was still moving on, each step within the engine's own limit
+        # (--max-seconds): a long game of slow decisions, bounded by --max-moves, not a hang
         return Outcome("slow", "simulate", bad.detail)
     if bad is not None:
         return bad
@@ -405,7 +431,7 @@ def run_case(case: Case, worker: Worker, work: Path, limits: Limits) -> Outcome:
         return o
     sim = sim + ["--max-moves", str(limits.max_moves), "--max-seconds", str(limits.decision_seconds)]
     res = worker.run(sim, str(work), limits.simulate_seconds)
-    o = judge_simulate(res, work)
+    o = judge_simulate(res, work, limits.decision_seconds)
     o.argv, o.output = sim, res["output"]
     return o
 
