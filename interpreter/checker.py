@@ -1376,7 +1376,7 @@ class Checker:
         if k in (ast.GeneratorCall, ast.ListComp):
             return self._comprehension(e, scope, ctx, expected)
         if k is ast.ListLit:
-            want = expected.elem if isinstance(T.strip(expected) if expected else None, T.ListType) else None
+            want = T.strip(expected).elem if isinstance(T.strip(expected) if expected else None, T.ListType) else None
             if want is None and isinstance(expected, T.ListType):
                 want = expected.elem
             ts = [self.expr(x, scope, ctx, want) for x in e.items]

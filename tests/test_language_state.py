@@ -683,3 +683,23 @@ score: sum(got)
         game.step_chance(s)
         seen.add(tuple(game.observe(s, None)["state"]["got"]))
     assert seen == {(1, 1), (1, 2)}
+
+
+def test_a_list_of_optional_values(tmp_path):
+    """`list of (Player or none)`: parentheses group a type (`list of Player or none` is a
+    list, or none); an optional list type given to a let no longer crashes the checker."""
+    game = load(tmp_path, """
+game g:
+    players 2
+global:
+    t: int = 0
+    seen: list of (Player or none)
+flow:
+    let x: list of (Player or none) = [player(1), none]
+    let y: list of Player or none = [player(2)]
+    seen = x
+    t = count(p for p in x where p != none) + count(y)
+score: t
+""")
+    s = game.new_initial_state(0)
+    assert game.scores(s) == [2, 2] and game.observe(s, None)["state"]["seen"] == ["player(1)", None]
