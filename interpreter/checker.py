@@ -1984,7 +1984,9 @@ class Checker:
         if self._arity(e, args, 2):
             self._expect(args[0], self.expr(args[0], scope, ctx, T.PLAYER), T.PLAYER, "a player")
             t = self.expr(args[1], scope, ctx)
-            rec = None if self._whole_secret(args[1]) is not None else self._slot(args[1], t, "knows")
+            whole = self._var_of(args[1])            # a variable as a whole (a public one: known to all)
+            rec = None if whole is not None and (whole.visibility == "public" or self._whole_secret(args[1])) \
+                else self._slot(args[1], t, "knows")
             if rec is not None and isinstance(args[1], ast.Index) and \
                     isinstance(self.p.types.get(id(args[1].obj)), T.GridType):
                 self.error(args[1], "E138", "knows(p, ...) takes a slot of a row or slots zone; grids are public")

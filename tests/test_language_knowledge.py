@@ -247,3 +247,13 @@ def test_options_from_your_own_others_hand_are_warned_about(tmp_path):
                               "action play(c in me.hand):\n    pass")
     ds = [d for d in diagnostics(tmp_path, text) if not d.is_error]
     assert [d.code for d in ds] == ["W004"] and "slots(me.hand)" in ds[0].hint
+
+
+def test_knows_a_public_variable_is_true(tmp_path):
+    game = load(tmp_path, FACING_OUT.replace(
+        "score: (1 if", "score: (10000 if knows(player(1), player(2).told) and not knows(player(2), deck) else 0) + (1 if"),
+        players=3, name="public")
+    s = game.new_initial_state(2)
+    while game.is_chance(s):
+        game.step_chance(s)
+    assert game.scores(s)[0] == 11001

@@ -496,8 +496,10 @@ class ExprGen:
         if key is None:
             return None
         vi = self.p.pvars.get(key[1:]) if key.startswith(".") else self.p.globals.get(key)
-        if vi is None or vi.visibility not in ("private", "hidden", "others"):
+        if vi is None:
             return None
+        if vi.visibility == "public":
+            return "True"
         # who sees it by its visibility: the owner (private), all but the owner (others), no one
         owner = self.gen(node.obj, env) if key.startswith(".") else None
         by_visibility = {"private": f"@WHO@ == {owner}", "others": f"@WHO@ != {owner}"}.get(vi.visibility)
