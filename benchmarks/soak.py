@@ -63,6 +63,8 @@ def invariants(rules: str, modules: tuple) -> list[tuple[str, str]]:
         return list(_test_module("test_cant_stop_soak").INVARIANTS)
     if rules == "love-letter":
         return list(_test_module("test_love_letter_soak").INVARIANTS)
+    if rules == "sushi-go":
+        return list(_test_module("test_sushi_go_soak").INVARIANTS)
     return []
 
 
