@@ -31,6 +31,7 @@ PLAYTHROUGHS = [
     ("lorenzo-il-magnifico-5p-houses-seed1.txt", "lorenzo-il-magnifico", 5, ["leaders", "houses_of_renaissance"], 1),
     ("cant-stop-3p-seed1.txt", "cant-stop", 3, [], 1),
     ("love-letter-3p-seed1.txt", "love-letter", 3, [], 1),
+    ("sushi-go-4p-seed1.txt", "sushi-go", 4, [], 1),
 ]
 
 
