@@ -34,6 +34,10 @@ BUILTINS = ("count", "sum", "min", "max", "any", "all", "abs", "range", "values"
 
 RESERVED_VALUES = ("players",)
 
+# constants, component tables and grids worked out inside one another (each waiting for the
+# next): every level costs the checker a dozen Python frames
+_MAX_ON_DEMAND = 32
+
 # values per cell a grid's lines and areas may need in all (see _grid_lines_and_areas); a
 # limit of the declarations like those of interpreter/limits.py
 _GRID_TABLE_CELLS = 1_000_000
@@ -95,6 +99,7 @@ class Checker:
         self._table_state: dict[str, str] = {}
         self._grid_decls: dict[str, ast.GridDecl] = {}
         self._grid_state: dict[str, str] = {}
+        self._on_demand = 0                         # constants, tables, grids being worked out
         self._whens: list[ast.WhenDecl] = []
         self._field_defaults: dict[str, dict[str, ast.Expr]] = {}
         self._modifiers: list[ast.ModifierDecl] = []
@@ -113,6 +118,7 @@ class Checker:
         c._table_state = {name: "done" for name in prog.records}
         c._grid_decls = {}
         c._grid_state = {name: "done" for name in prog.grids}
+        c._on_demand = 0
         c._whens = []
         c._field_defaults = {}
         c._modifiers = []
@@ -469,9 +475,13 @@ class Checker:
         if state == "checking":
             self.error(at, "E122", f"constant '{name}' depends on itself")
             raise CheckError()
+        self._nested(at, f"constant '{name}'")
         self._const_state[name] = "checking"
         d = self._const_decls[name]
-        v, t = self.static_value(d.value, f"constant '{name}'")
+        try:
+            v, t = self.static_value(d.value, f"constant '{name}'")
+        finally:
+            self._on_demand -= 1
         sym.type = t
         self.p.consts[name] = v
         self._const_state[name] = "done"
@@ -486,8 +496,12 @@ class Checker:
         if state == "checking":
             self.error(at, "E122", f"the components of '{rec.name}' depend on themselves")
             raise CheckError()
+        self._nested(at, f"the components of '{rec.name}'")
         self._table_state[rec.name] = "checking"
-        self._eval_table(rec)
+        try:
+            self._eval_table(rec)
+        finally:
+            self._on_demand -= 1
         self._table_state[rec.name] = "done"
 
     # ------------------------------------------------------------------ 3. components
@@ -498,11 +512,45 @@ class Checker:
                 self.ensure_table(rec, (self._tables.get(rec.name) or [self.p.top[rec.name].node])[0])
             except CheckError:
                 pass
-        for name in self._const_decls:
+        for name in self._const_order():
             try:
                 self.ensure_const(name, self._const_decls[name])
             except CheckError:
                 pass
+
+    def _const_order(self) -> list[str]:
+        """The constants, each after the constants its value names: evaluated in this order,
+        none waits on another (a chain of a thousand constants, each the next one plus one,
+        would otherwise nest the checker a thousand deep). Found without recursion."""
+        decls = self._const_decls
+        deps = {n: [x.name for x in d.value.walk() if isinstance(x, ast.Name) and x.name in decls and x.name != n]
+                for n, d in decls.items()}
+        order, seen = [], set()
+        for root in decls:
+            if root in seen:
+                continue
+            seen.add(root)
+            stack = [(root, iter(deps[root]))]
+            while stack:
+                name, rest = stack[-1]
+                nxt = next(rest, None)
+                if nxt is None:
+                    stack.pop()
+                    order.append(name)
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, iter(deps[nxt])))
+        return order
+
+    def _nested(self, at: ast.Node, what: str):
+        """One more constant, table or grid worked out while another waits for it; past
+        _MAX_ON_DEMAND the chain is an error, not a Python recursion error."""
+        if self._on_demand >= _MAX_ON_DEMAND:
+            self.error(at, "E122", f"working out {what} needs constants, component tables or grids that need "
+                                   f"others in turn, more than {_MAX_ON_DEMAND} deep",
+                       "write the values of some of them directly")
+            raise CheckError()
+        self._on_demand += 1
 
     def _eval_table(self, rec: T.RecordType):
         for f in rec.fields:
@@ -578,8 +626,12 @@ class Checker:
         if state == "checking":
             self.error(at, "E122", f"the size of grid '{g.name}' depends on itself")
             raise CheckError()
+        self._nested(at, f"grid '{g.name}'")
         self._grid_state[g.name] = "checking"
-        self._grid(g, self._grid_decls[g.name])
+        try:
+            self._grid(g, self._grid_decls[g.name])
+        finally:
+            self._on_demand -= 1
         self._grid_state[g.name] = "done"
 
     def _grid(self, g: T.GridInfo, d: ast.GridDecl):

@@ -217,3 +217,30 @@ def test_a_grid_whose_size_needs_its_own_cells_is_a_circle(tmp_path, capsys):
     code, out = _check(tmp_path, capsys, text.encode())
     assert code == 1 and out.count("error[") == 1 and "error[E122]: constant 'N' depends on itself" in out
     assert "CELLS" not in out
+
+
+def test_a_long_chain_of_constants_checks(tmp_path, capsys):
+    """Constants are worked out after the constants they name (a chain of 3,000, each the
+    next plus one, was a RecursionError of the checker)."""
+    n = 3000
+    text = "game g:\n    players 2..2\n" + "".join(f"const A{i} = A{i + 1} + 1\n" for i in range(n)) + \
+        f"const A{n} = 0\nglobal:\n    t: int = A0\nflow:\n    pass\nscore: t\n"
+    code, out = _check(tmp_path, capsys, text.encode())
+    assert code == 0, out[-2000:]
+    from interpreter.loader import load_game
+    game = load_game(str(tmp_path / "g.regola"), players=2)
+    assert game.scores(game.new_initial_state(0)) == [n, n]
+
+
+def test_a_long_chain_of_component_tables_is_a_diagnostic(tmp_path, capsys):
+    """Tables that wait on tables that wait on tables...: E122 past 32 levels, not a
+    RecursionError."""
+    n = 100
+    text = "game g:\n    players 2..2\n"
+    for i in range(n + 1):
+        v = f"count(copies(R{i + 1}))" if i < n else "1"
+        text += f"record R{i}:\n    v: int\ncomponents R{i}:\n    | name | v | count |\n    | k{i} | {v} | 1 |\n"
+    text += "flow:\n    pass\nscore: 0\n"
+    code, out = _check(tmp_path, capsys, text.encode())
+    assert code == 1 and "Traceback" not in out
+    assert "error[E122]: working out the components of 'R" in out and "more than 32 deep" in out
