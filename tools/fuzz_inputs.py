@@ -449,6 +449,83 @@ def token_soup(rng: random.Random) -> tuple[bytes, list[str]]:
     return (head + "\n".join(lines) + "\n").encode(), [f"{len(lines)} lines of random tokens"]
 
 
+# ------------------------------------------------------------------ long chains and lists
+
+_G = "game deep:\n    players 2..2\n\nglobal:\n    t: int = 0\n\n"
+
+
+def _chain_consts(n):
+    return "".join(f"const A{i} = A{i + 1} + 1\n" for i in range(n)) + f"const A{n} = 0\nflow:\n    t = A0\nscore: t\n"
+
+
+def _chain_defs(n):
+    return "".join(f"def f{i}() -> int = f{i + 1}() + 1\n" for i in range(n)) + \
+        f"def f{n}() -> int = 0\nflow:\n    t = f0()\nscore: t\n"
+
+
+def _chain_procs(n):
+    return "".join(f"procedure p{i}():\n    t += 1\n    p{i + 1}()\n" for i in range(n)) + \
+        f"procedure p{n}():\n    t += 1\nflow:\n    p0()\nscore: t\n"
+
+
+def _chain_events(n):
+    return "".join(f"event e{i}()\non e{i}():\n    t += 1\n    emit e{i + 1}()\n" for i in range(n)) + \
+        f"event e{n}()\nflow:\n    emit e0()\nscore: t\n"
+
+
+def _chain_tables(n):
+    out = ""
+    for i in range(n + 1):
+        v = f"count(copies(R{i + 1}))" if i < n else "1"
+        out += f"record R{i}:\n    v: int\ncomponents R{i}:\n    | name | v | count |\n    | k{i} | {v} | 1 |\n"
+    return out + "flow:\n    t = count(copies(R0))\nscore: t\n"
+
+
+def _chain_triggers(n):
+    decl = "per player:\n" + "".join(f"    c{i}: int = 0\n" for i in range(n + 1))
+    return decl + "".join(f"when p.c{i} reaches 1:\n    p.c{i + 1} += 1\n" for i in range(n)) + \
+        "flow:\n    player(1).c0 += 1\nscore: me.c" + str(n) + "\n"
+
+
+def _long_elif(n):
+    arms = "".join(f"    elif t == {i}:\n        t = {i + 1}\n" for i in range(1, n))
+    return f"flow:\n    if t == 0:\n        t = 1\n{arms}    else:\n        t = -1\nscore: t\n"
+
+
+def _long_block(n):
+    return "flow:\n" + "".join("    t += 1\n" for _ in range(n)) + "score: t\n"
+
+
+def _long_list(n):
+    return f"const L = [{', '.join(str(i % 7) for i in range(n))}]\nflow:\n    t = sum(L)\nscore: t\n"
+
+
+def _many_actions(n):
+    acts = "".join(f"action a{i}(x in range(0, 3)):\n    t += x\n" for i in range(n))
+    return acts + f"actions all_acts: {', '.join(f'a{i}' for i in range(n))}\n" \
+        "flow:\n    repeat 3:\n        act player(1): all_acts\nscore: t\n"
+
+
+def _big_table(n):
+    rows = "".join(f"    | k{i} | {i % 5} | {1 + i % 3} |\n" for i in range(n))
+    return ("record Card:\n    v: int\ncomponents Card:\n    | name | v | count |\n" + rows +
+            "global:\n    deck: stack of Card\n    hand: pile of Card\nsetup:\n    fill deck with copies(Card)\n"
+            "flow:\n    repeat 5:\n        draw deck -> hand\n    t = sum(c.v for c in hand)\nscore: t\n")
+
+
+DEEP = {"consts": _chain_consts, "defs": _chain_defs, "procedures": _chain_procs, "events": _chain_events,
+        "tables": _chain_tables, "triggers": _chain_triggers, "elif": _long_elif, "block": _long_block,
+        "list": _long_list, "actions": _many_actions, "table": _big_table}
+
+
+def deep_program(rng: random.Random) -> tuple[bytes, list[str]]:
+    """A game made of one long chain of definitions that wait on one another, or one long
+    list: what no mutation of a real game makes, and what recursion in the engine fears."""
+    kind = rng.choice(sorted(DEEP))
+    n = rng.choice([30, 100, 300, 1000, 3000])
+    return (_G + DEEP[kind](n)).encode(), [f"{kind}, {n} long"]
+
+
 # ------------------------------------------------------------------ cases
 
 
@@ -524,7 +601,7 @@ def bundled_files(games=None) -> list[tuple[str, str]]:
 
 
 def make_case(rng: random.Random, games=None,
-              kinds=((6, "mutation"), (3, "semantic"), (1, "soup"), (2, "grammar"))) -> Case:
+              kinds=((6, "mutation"), (3, "semantic"), (1, "soup"), (2, "grammar"), (1, "deep"))) -> Case:
     """A case of a kind drawn from `kinds`; mutations of the files of `games` (default: all)."""
     kind = _weighted(rng, list(kinds))
     sim = dict(games=rng.randint(1, 3), seed=rng.randrange(1000), log=rng.random() < 0.3,
@@ -537,7 +614,7 @@ def make_case(rng: random.Random, games=None,
         return Case(kind, game, files, name, ops, check_file=rng.random() < 0.7,
                     with_=_modules_for(files, name),
                     players=rng.randint(*players) if players and rng.random() < 0.5 else None, **sim)
-    data, ops = token_soup(rng) if kind == "soup" else grammar_program(rng)
+    data, ops = {"soup": token_soup, "grammar": grammar_program, "deep": deep_program}[kind](rng)
     return Case(kind, "fuzz", {"fuzz.regola": data}, "fuzz.regola", ops, **sim)
 
 
