@@ -84,7 +84,7 @@ MEMORY_WORDS = "more than this machine's memory"
 
 
 class _Deadline(BaseException):
-    """Raised in the worker by SIGALRM when a command runs past its time (a BaseException:
+    """Raised in the worker by SIGPROF when a command runs past its time (a BaseException:
     no `except Exception` of the engine swallows it)."""
 
 
@@ -104,7 +104,7 @@ def _serve(conn, memory_mb: int):
     if memory_mb:
         limit = memory_mb * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    signal.signal(signal.SIGALRM, _on_alarm)
+    signal.signal(signal.SIGPROF, _on_alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)          # the parent handles ^C
     _watch_moves()
     while True:
@@ -129,7 +129,7 @@ def _watch_moves():
             continue
 
         def watched(self, *args, _f=f, **kw):
-            _moved[0] = time.perf_counter()
+            _moved[0] = time.process_time()
             return _f(self, *args, **kw)
         watched._fuzz_watched = True
         setattr(Game, name, watched)
@@ -153,10 +153,11 @@ def _run_command(argv, cwd, seconds) -> dict:
     try:
         try:
             os.chdir(cwd)
-            # the alarm rings again each second: an exception raised where Python ignores it
-            # (a __del__, a callback) does not lose the deadline
+            # the limit is CPU time (a machine busy with other work does not make a case time
+            # out; a hang spends CPU); the alarm rings again each second, so an exception
+            # raised where Python ignores it (a __del__, a callback) does not lose the deadline
             _armed[0] = True
-            signal.setitimer(signal.ITIMER_REAL, seconds, 1.0)
+            signal.setitimer(signal.ITIMER_PROF, seconds, 1.0)
             with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
                 res["status"] = main(argv)
         finally:
@@ -164,9 +165,9 @@ def _run_command(argv, cwd, seconds) -> dict:
         if _expired[0]:
             raise _Deadline()
     except _Deadline as e:         # where it was when time ran out
-        res["deadline"] = f"no end in {seconds:g} s; it was at:\n" + "".join(traceback.format_tb(e.__traceback__)[-8:])
+        res["deadline"] = f"no end in {seconds:g} s of CPU time; it was at:\n" + "".join(traceback.format_tb(e.__traceback__)[-8:])
         if _moved[0] is not None:
-            res["since_move"] = time.perf_counter() - _moved[0]
+            res["since_move"] = time.process_time() - _moved[0]
     except SystemExit as e:
         res["status"] = e.code if isinstance(e.code, int) else 2
     except MemoryError:
@@ -176,7 +177,7 @@ def _run_command(argv, cwd, seconds) -> dict:
         res["escaped"] = "".join(traceback.format_exception(type(e), e, e.__traceback__)[-30:])
         res["memory"] = isinstance(e, MemoryError)
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.setitimer(signal.ITIMER_PROF, 0)
         os.chdir(old)
         try:
             _forget_games()
@@ -191,7 +192,9 @@ def _run_command(argv, cwd, seconds) -> dict:
 class Worker:
     """One forked process that has the engine imported; replaced when it hangs or dies."""
 
-    GRACE = 5.0        # seconds past a command's own limit before the process is killed
+    # the wall-clock time a command may take before its process is killed: its limit is CPU
+    # time (the worker stops it itself), this is for a worker stuck without spending any
+    WALL = staticmethod(lambda seconds: 3 * seconds + 30)
 
     def __init__(self, memory_mb: int = 2048):
         self.memory_mb = memory_mb
@@ -212,9 +215,9 @@ class Worker:
         if self.proc is None or not self.proc.is_alive():
             self._start()
         self.conn.send((argv, cwd, seconds))
-        if not self.conn.poll(seconds + self.GRACE):
+        if not self.conn.poll(self.WALL(seconds)):
             self.stop()
-            return {"status": None, "escaped": None, "deadline": f"no answer in {seconds + self.GRACE:.0f} s "
+            return {"status": None, "escaped": None, "deadline": f"no answer in {self.WALL(seconds):.0f} s "
                     "(stuck outside Python code?)", "memory": False, "output": "", "seconds": seconds}
         try:
             res = self.conn.recv()
