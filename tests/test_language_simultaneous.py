@@ -95,3 +95,13 @@ def test_misuse(tmp_path, body):
                 p.bid += n
 """, "        simultaneously for p in players:\n    " + body.replace("\n        ", "\n            "))
     assert "E167" in [e.code for e in errors(tmp_path, text)]
+
+
+def test_a_dump_in_the_middle_of_the_choices_equals_the_dump_of_its_reload(game):
+    """The choices made so far are kept in the frame as they were made (a selection is a
+    tuple there): a dump writes them as JSON holds them, so it equals its reload's dump."""
+    s = game.new_initial_state(0)
+    game.apply(s, "c=six")
+    dumped = game.dump(s)
+    again = game.load(json.loads(json.dumps(dumped)))
+    assert game.dump(again) == dumped == json.loads(json.dumps(dumped))

@@ -99,9 +99,10 @@ class Saves:
 
     def dump(self, s) -> dict:
         c = self.clone(s)          # the dump owns its data: changing one never changes the other
+        stack = [[u, b, {k: _as_json(x) for k, x in local.items()}, me] for u, b, local, me in c.stack]
         return {"format": "regola-state/1", "game": self.name, "modules": self.modules,
                 "players": s.nplayers, "fingerprint": self.fingerprint, "v": c.v,
-                "stack": c.stack, "pending": c.pending, "rng": s.rng, "phase": s.phase}
+                "stack": stack, "pending": c.pending, "rng": s.rng, "phase": s.phase}
 
     def load(self, data: dict):
         """A state from `dump`'s data, after checking every field against the rules (validate.py):
@@ -127,3 +128,11 @@ class Saves:
             except RulesRuntimeError as e:
                 raise StateError(f"cannot load this state: the final scores cannot be computed: {e}") from None
         return s
+
+
+def _as_json(x):
+    """A frame's value as JSON holds it: a selection kept as a tuple is a list (so a dump
+    equals the dump of its own reloaded state)."""
+    if isinstance(x, (tuple, list)):
+        return [_as_json(y) for y in x]
+    return x
