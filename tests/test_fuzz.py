@@ -244,3 +244,19 @@ def test_a_long_chain_of_component_tables_is_a_diagnostic(tmp_path, capsys):
     code, out = _check(tmp_path, capsys, text.encode())
     assert code == 1 and "Traceback" not in out
     assert "error[E122]: working out the components of 'R" in out and "more than 32 deep" in out
+
+
+@pytest.mark.parametrize("game", ["tic-tac-toe", "love-letter"])
+def test_the_api_probe_goes_through_a_bundled_game(game, capsys):
+    from regola_tools.fuzz_probe import probe
+    root = Path(__file__).parent.parent
+    assert probe(str(root / "rules" / game), None, (), 1, 60) == 0, capsys.readouterr().err
+
+
+def test_the_judge_of_the_probe(tmp_path):
+    (tmp_path / "g.regola").write_text("game g:\n    players 2..2\nconst N = 1\n")
+    assert fuzz.judge_probe(_res("probe: ok\n", 0), tmp_path).kind == "played"
+    assert fuzz.judge_probe(_res("regola probe: g.regola:3:1: division by zero\n"), tmp_path).kind == "runtime-error"
+    assert fuzz.judge_probe(_res("regola probe: mismatch: step 3: a dumped state does not load back\n"),
+                            tmp_path).kind == "api-mismatch"
+    assert fuzz.judge_probe(_res("regola probe: 'NoneType' object is not iterable\n"), tmp_path).failed

@@ -8,7 +8,8 @@ memory blow-up.
 
 Inputs come from tools/fuzz_inputs.py (mutations of the bundled games, random token lines,
 random derivations of the grammar). Each case runs `regola check` on its file and, when the
-check is clean, `regola simulate` for 1-3 games, in a worker process that has imported the
+check is clean, `regola simulate` for 1-3 games, and when that played, the API probe of
+tools/fuzz_probe.py (observe, dump and load, move names and ids), in a worker process that has imported the
 engine once and calls `regola_tools.cli.main` with its output captured. The worker lives
 under a memory limit (RLIMIT_AS) and each command under a time limit; a worker that times
 out, dies or runs out of memory is replaced. Every failure is saved as a reproducer: the
@@ -34,7 +35,9 @@ Outcomes (what is accepted is documented in docs/testing.md, "Fuzzing"):
     unpositioned (a message without file:line:col, or a position outside the file),
     internal-error (E999, the compiler's backstop for what the checker let through),
     timeout, memory (MemoryError, or the engine's "more than this machine's memory"),
-    crash (the worker died), exit-status (an error with exit status 0, or the reverse)
+    crash (the worker died), exit-status (an error with exit status 0, or the reverse),
+    api-mismatch (the probe: a dumped state that does not load back, a move text that does
+    not parse back to its move)
 """
 
 from __future__ import annotations
@@ -58,7 +61,8 @@ from pathlib import Path
 
 from .fuzz_inputs import Case, make_case, write_case
 
-FAILURES = ("traceback", "unpositioned", "internal-error", "timeout", "memory", "crash", "exit-status")
+FAILURES = ("traceback", "unpositioned", "internal-error", "timeout", "memory", "crash", "exit-status",
+            "api-mismatch")
 
 HEADER = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[EW]\d{3})\]: .+$")
 LOCATED = re.compile(r"^regola simulate: (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): .+")
@@ -144,6 +148,7 @@ def _forget_games():
 
 def _run_command(argv, cwd, seconds) -> dict:
     from regola_tools.cli import main
+    from regola_tools.fuzz_probe import probe
     buf = io.StringIO()
     res = {"status": None, "escaped": None, "deadline": None, "memory": False}
     old = os.getcwd()
@@ -159,7 +164,7 @@ def _run_command(argv, cwd, seconds) -> dict:
             _armed[0] = True
             signal.setitimer(signal.ITIMER_PROF, seconds, 1.0)
             with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(buf):
-                res["status"] = main(argv)
+                res["status"] = probe(*argv[1:]) if argv[0] == "@probe" else main(argv)
         finally:
             _armed[0] = False
         if _expired[0]:
@@ -398,6 +403,22 @@ def judge_simulate(res: dict, cwd: Path, decision_seconds: float = 5) -> Outcome
     return Outcome("unpositioned" if status == 1 else "exit-status", "simulate", first or f"exit status {status}")
 
 
+def judge_probe(res: dict, cwd: Path) -> Outcome:
+    """The API probe (fuzz_probe.py) of a game that played."""
+    bad = judge_errors(res, "probe")
+    if bad is not None:
+        return bad
+    first = res["output"].split("\n")[0]
+    if res["status"] == 0:
+        return Outcome("played", "probe")
+    if first.startswith("regola probe: mismatch: "):
+        return Outcome("api-mismatch", "probe", first)
+    m = re.match(r"^regola probe: (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): ", first)
+    if m and not _bad_position(cwd, m.group("file"), int(m.group("line")), int(m.group("col"))):
+        return Outcome("runtime-error", "probe")
+    return Outcome("unpositioned", "probe", first)
+
+
 # ------------------------------------------------------------------ running cases
 
 
@@ -407,6 +428,7 @@ class Limits:
     simulate_seconds: float = 30.0
     memory_mb: int = 2048
     max_moves: int = 500           # simulate --max-moves: a game that does not end stops there
+    probe: bool = True             # drive a game that played through the rest of the API (fuzz_probe.py)
     decision_seconds: int = 5      # simulate --max-seconds: the engine's bound on one decision
 
 
@@ -436,7 +458,13 @@ def run_case(case: Case, worker: Worker, work: Path, limits: Limits) -> Outcome:
     res = worker.run(sim, str(work), limits.simulate_seconds)
     o = judge_simulate(res, work, limits.decision_seconds)
     o.argv, o.output = sim, res["output"]
-    return o
+    if o.kind != "played" or not limits.probe:
+        return o
+    api = ["@probe", case.game, case.players, tuple(case.with_), case.seed]
+    res = worker.run(api, str(work), limits.simulate_seconds)
+    p = judge_probe(res, work)
+    p.argv, p.output = api, res["output"]
+    return o if p.kind == "played" else p
 
 
 def signature(o: Outcome) -> str:
@@ -463,6 +491,10 @@ def save_reproducer(case: Case, o: Outcome, out_dir: Path, number: int) -> Path:
             f"reproduce (in this directory):", f"    regola {' '.join(check)}"]
     if o.phase == "simulate":
         text.append(f"    regola {' '.join(o.argv)}")
+    if o.phase == "probe":
+        _, game, players, modules, seed = o.argv
+        text.append(f"    python -c 'from regola_tools.fuzz_probe import probe; "
+                    f"probe({game!r}, {players!r}, {modules!r}, {seed!r})'")
     text += ["", "what went wrong:", o.detail, "", "output:", o.output[:20000]]
     (d / "case.txt").write_text("\n".join(text), encoding="utf-8")
     return d

@@ -1,0 +1,89 @@
+"""The fuzzer's third step (tools/fuzz.py): a game that checked clean and played is driven
+through the rest of the runtime API a program uses, where `regola simulate` does not go.
+
+At every decision of one game of random moves: `observe` for each player and a spectator,
+`dump` through JSON and `load` back (the loaded state dumps the same), `clone`; at a move
+`move_str`, `parse_move` of that text and `move_from_id` of `move_id` give the move back,
+`move_str_seen_by` for each player; at a chance event `chance_outcomes`, `outcome_str` and
+`parse_outcome` of it. At the end `scores` and `winners`.
+
+A rules runtime error is fine where it is located (`file:line:col: ...`). Anything else is
+printed as `regola probe: ...` and, if it is a broken promise of the API (a dumped state
+that does not load, a move text that does not parse back), as `mismatch: ...`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+from interpreter.loader import load_game
+from interpreter.runtime.helpers import RulesRuntimeError
+
+
+class Mismatch(Exception):
+    """The API broke one of its promises about a state of these rules."""
+
+
+def probe(path: str, players, modules, seed: int, steps: int = 150) -> int:
+    """Drive one game; 0 when it went through, 1 with a message otherwise."""
+    try:
+        _drive(path, players, modules, seed, steps)
+    except RulesRuntimeError as e:
+        print(f"regola probe: {e}", file=sys.stderr)
+        return 1
+    except Mismatch as e:
+        print(f"regola probe: mismatch: {e}", file=sys.stderr)
+        return 1
+    print("probe: ok")
+    return 0
+
+
+def _drive(path, players, modules, seed, steps):
+    game = load_game(path, modules=list(modules), players=players)
+    rng = random.Random(seed)
+    s = game.new_initial_state(seed)
+    for step in range(steps):
+        if game.is_terminal(s):
+            break
+        for p in [None, *range(game.num_players)]:
+            json.dumps(game.observe(s, p))
+        _round_trip(game, s, step)
+        if game.is_chance(s):
+            dist = game.chance_outcomes(s)
+            o = game.sample_chance(s)
+            if o not in [v for v, _ in dist]:
+                raise Mismatch(f"step {step}: sample_chance gave {o!r}, not one of chance_outcomes")
+            text = game.outcome_str(s, o)
+            if game.parse_outcome(s, text) != o:
+                raise Mismatch(f"step {step}: outcome {text!r} parses back to another outcome")
+            game.apply_chance(s, o)
+            continue
+        moves = game.legal_moves(s)
+        m = moves[rng.randrange(len(moves))]
+        text = game.move_str(s, m)
+        for p in range(game.num_players):
+            game.move_str_seen_by(s, m, p)
+        back = game.parse_move(s, text)
+        if back != m:
+            raise Mismatch(f"step {step}: move {text!r} parses back to {game.move_str(s, back)!r}")
+        ident = game.move_id(s, m)
+        if game.move_from_id(s, ident) != m:
+            raise Mismatch(f"step {step}: move {text!r} has id {ident}, which names another move")
+        game.apply(s, m)
+    if game.is_terminal(s):
+        game.scores(s)
+        game.winners(s)
+
+
+def _round_trip(game, s, step):
+    from interpreter.runtime.game import StateError
+    d = json.loads(json.dumps(game.dump(s)))
+    try:
+        s2 = game.load(d)
+    except StateError as e:
+        raise Mismatch(f"step {step}: a dumped state does not load back: {e}") from None
+    if json.loads(json.dumps(game.dump(s2))) != d:
+        raise Mismatch(f"step {step}: a loaded state dumps differently")
+    game.clone(s)
