@@ -23,7 +23,8 @@ from regola_tools import fuzz
 from regola_tools.fuzz_inputs import Case, make_case, mutate, tokenize
 
 CI_GAMES = ["tic-tac-toe", "connect-four", "lungarno"]
-CASES = 300
+CI_KINDS = [(6, "mutation"), (3, "semantic"), (1, "soup"), (2, "grammar")]     # (deep ones take seconds each)
+CASES = 200
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +49,7 @@ def _explain(case: Case, o: fuzz.Outcome) -> str:
 
 @settings(max_examples=CASES, deadline=None, derandomize=True, database=None, print_blob=True,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(case=st.randoms(use_true_random=False).map(lambda rng: make_case(rng, CI_GAMES)))
+@given(case=st.randoms(use_true_random=False).map(lambda rng: make_case(rng, CI_GAMES, CI_KINDS)))
 def test_no_broken_rules_file_escapes(worker, case):
     o = _run(case, worker)
     event(o.kind)            # pytest --hypothesis-show-statistics: how many played, how many refused
