@@ -83,3 +83,18 @@ def rewrite_source(src: str, transform) -> str:
     m = Module()
     m.add_lines(transform(lines))
     return m.source()
+
+
+class SoakReader:
+    """A soak test's rules-language expressions compiled once against a game: `fns` reads
+    values (READ), `always` and `playing` are invariants, `active[k]` those of seat k+1
+    (ACTIVE, with {k} for the seat)."""
+
+    def __init__(self, game, read: dict, invariants, playing=(), active=()):
+        from interpreter.snippets import SnippetCompiler
+        sc = SnippetCompiler(game)
+        self.fns = {k: sc.expression(v) for k, v in read.items()}
+        self.always = [(n, sc.expression(t)) for n, t in invariants]
+        self.playing = [(n, sc.expression(t)) for n, t in playing]
+        self.active = [[(n, sc.expression(t.format(k=k + 1))) for n, t in active]
+                       for k in range(game.num_players)]

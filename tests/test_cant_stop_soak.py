@@ -15,7 +15,7 @@ import random
 import pytest
 
 from interpreter.loader import load_game
-from interpreter.snippets import SnippetCompiler
+from rules_helpers import SoakReader
 
 GAMES = {2: 120, 3: 100, 4: 80}       # 300 games in all
 COLUMNS = list(range(2, 13))
@@ -115,14 +115,9 @@ def rulebook_bust(dice, neutral: dict, claimed: dict) -> bool:
 
 # ------------------------------------------------------------- the playouts
 
-class Reader:
+class Reader(SoakReader):
     def __init__(self, game):
-        sc = SnippetCompiler(game)
-        self.fns = {k: sc.expression(v) for k, v in READ.items()}
-        self.always = [(n, sc.expression(t)) for n, t in INVARIANTS]
-        self.playing = [(n, sc.expression(t)) for n, t in PLAYING]
-        self.active = [[(n, sc.expression(t.format(k=k + 1))) for n, t in ACTIVE]
-                       for k in range(game.num_players)]
+        super().__init__(game, READ, INVARIANTS, PLAYING, ACTIVE)
 
     def read(self, s):
         v = {k: fn(s) for k, fn in self.fns.items()}

@@ -124,18 +124,24 @@ def test_knowledge_survives_clone_and_save(game):
     assert "contents" not in _seen(game, c, 1)[1]["player(1)"]["hand"]
 
 
-def test_a_secret_number_read_for_a_move_is_not_named_to_the_others(tmp_path):
-    game = load(tmp_path, """
+WAGER = """
 game g:
     players 2
+global:
+    pot: int, hidden = 0
 per player:
     chips: int, private = 3
 flow:
     act player(1): wager
 action wager(n in range(1, 4) where n <= me.chips):
     me.chips -= n
+    pot += n
 score: me.chips
-""")
+"""
+
+
+def test_a_secret_number_read_for_a_move_is_not_named_to_the_others(tmp_path):
+    game = load(tmp_path, WAGER)
     s = game.new_initial_state(0)
     m = game.legal_moves(s)[0]
     assert game.move_str_seen_by(s, m, 1) == "wager(1)"        # the amount is said at the table
@@ -163,20 +169,7 @@ def test_scenario_expressions_ask_knows_without_changing_the_game(tmp_path):
     nothing in the loaded game."""
     from interpreter.diagnostics import RulesError
     from interpreter.snippets import SnippetCompiler
-    game = load(tmp_path, """
-game g:
-    players 2
-global:
-    pot: int, hidden = 0
-per player:
-    chips: int, private = 3
-flow:
-    act player(1): wager
-action wager(n in range(1, 4) where n <= me.chips):
-    me.chips -= n
-    pot += n
-score: me.chips
-""", name="never")
+    game = load(tmp_path, WAGER, name="never")
     fingerprint = game.fingerprint
     sc = SnippetCompiler(game)
     s = game.new_initial_state(0)

@@ -17,7 +17,7 @@ import random
 import pytest
 
 from interpreter.loader import load_game
-from interpreter.snippets import SnippetCompiler
+from rules_helpers import SoakReader
 
 GAMES = {2: 100, 3: 100, 4: 100}       # 300 matches, some 3,000 rounds in all
 
@@ -74,14 +74,9 @@ READ = {
 SHOWING = {1, 2, 5}                     # ordinal of the Priest, the Baron, the King
 
 
-class Reader:
+class Reader(SoakReader):
     def __init__(self, game):
-        sc = SnippetCompiler(game)
-        self.fns = {k: sc.expression(v) for k, v in READ.items()}
-        self.always = [(n, sc.expression(t)) for n, t in INVARIANTS]
-        self.playing = [(n, sc.expression(t)) for n, t in PLAYING]
-        self.active = [[(n, sc.expression(t.format(k=k + 1))) for n, t in ACTIVE]
-                       for k in range(game.num_players)]
+        super().__init__(game, READ, INVARIANTS, PLAYING, ACTIVE)
 
     def read(self, s):
         return {k: fn(s) for k, fn in self.fns.items()}
