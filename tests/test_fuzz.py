@@ -261,3 +261,23 @@ def test_the_judge_of_the_probe(tmp_path):
     assert fuzz.judge_probe(_res("regola probe: mismatch: step 3: a dumped state does not load back\n"),
                             tmp_path).kind == "api-mismatch"
     assert fuzz.judge_probe(_res("regola probe: 'NoneType' object is not iterable\n"), tmp_path).failed
+
+
+def test_a_position_past_the_end_of_a_list_is_said_in_words(tmp_path):
+    from interpreter.runtime.helpers import RulesRuntimeError
+    from rules_helpers import line_of, load
+    text = """\
+        game g:
+            players 2..2
+        global:
+            t: int = 0
+        flow:
+            let xs = [1, 2, 3]
+            t = xs[t + 5]
+        score: t
+        """
+    game = load(tmp_path, text)
+    with pytest.raises(RulesRuntimeError) as e:
+        game.new_initial_state(0)
+    assert f"game.regola:{line_of(text, 't = xs')}:" in str(e.value)
+    assert "a position past the end of a list (positions count from 0)" in str(e.value)

@@ -136,6 +136,8 @@ class Runner:
             msg = "division by zero"
         elif isinstance(exc, ValueError) and ("empty" in msg or "arg is an empty" in msg):
             msg = "min or max of nothing"
+        elif isinstance(exc, IndexError) and "out of range" in msg:
+            msg = "a position past the end of a list (positions count from 0)"
         elif isinstance(exc, RecursionError):
             msg = (f"calls nested more than {sys.getrecursionlimit():,} deep: a procedure, def, event "
                    f"or 'when' trigger that sets itself off without end?")
