@@ -560,19 +560,22 @@ _PART_RE = re.compile(r"^part\s+of\s+(\w+)", re.M)
 _REQUIRES_RE = re.compile(r"^\s+requires\s+(\w+)", re.M)
 
 
-def _modules_for(files: dict[str, bytes], name: str) -> list[str]:
+def _modules_for(files: dict[str, bytes], name: str, rng: random.Random | None = None) -> list[str]:
     """The optional modules to simulate with so that the changed file is played: its own
-    module (or the module it is part of), after the ones that module requires."""
+    module (or the module it is part of), after the ones that module requires; with `rng`,
+    sometimes other optional modules of the game too (modules changing one another's rules;
+    two that conflict are refused with a diagnostic)."""
     texts = {n: b.decode("utf-8", errors="replace") for n, b in files.items()}
     mods = {}
     for n, t in texts.items():
         m = _MODULE_RE.search(t)
-        if m:
+        if m and "applies when" not in t:
             mods[m.group(1)] = t
     text = texts[name]
     m = _MODULE_RE.search(text) or _PART_RE.search(text)
-    if m is None or m.group(1) not in mods or "applies when" in mods[m.group(1)]:
-        return []
+    wanted = [m.group(1)] if m is not None and m.group(1) in mods else []
+    if rng is not None and mods and rng.random() < 0.3:
+        wanted += rng.sample(sorted(mods), rng.randint(1, len(mods)))
     order: list[str] = []
 
     def add(mod, depth=0):
@@ -581,7 +584,8 @@ def _modules_for(files: dict[str, bytes], name: str) -> list[str]:
         for req in _REQUIRES_RE.findall(mods[mod]):
             add(req, depth + 1)
         order.append(mod)
-    add(m.group(1))
+    for mod in wanted:
+        add(mod)
     return order
 
 
@@ -612,7 +616,7 @@ def make_case(rng: random.Random, games=None,
         players = _players_of(files)
         files[name], ops = mutate(rng, files[name], semantic=kind == "semantic")
         return Case(kind, game, files, name, ops, check_file=rng.random() < 0.7,
-                    with_=_modules_for(files, name),
+                    with_=_modules_for(files, name, rng),
                     players=rng.randint(*players) if players and rng.random() < 0.5 else None, **sim)
     data, ops = {"soup": token_soup, "grammar": grammar_program, "deep": deep_program}[kind](rng)
     return Case(kind, "fuzz", {"fuzz.regola": data}, "fuzz.regola", ops, **sim)
