@@ -312,6 +312,71 @@ def mutate(rng: random.Random, data: bytes, semantic: bool = False) -> tuple[byt
     return data, ops
 
 
+# ------------------------------------------------------------------ typed swaps
+
+
+@lru_cache(maxsize=64)
+def _typed_expressions(game: str, name: str) -> tuple[tuple[int, int, str, str], ...]:
+    """(start, end, type, text) of the one-line expressions of file `name` of a bundled game,
+    typed by the checker (in a configuration that reads the file: its module chosen)."""
+    from interpreter import ast
+    from interpreter.loader import check_rules
+    files = dict(_game_files(game))
+    path = rules_dir() / game
+    try:
+        res = check_rules(str(path), modules=_modules_for(files, name))
+    except Exception:  # noqa: BLE001 - a configuration that cannot be chosen: no swaps there
+        return ()
+    text = files[name].decode("utf-8")
+    starts = [0]
+    for line in text.split("\n"):
+        starts.append(starts[-1] + len(line) + 1)
+    out = []
+    target = str(path / name)
+    for decl in _all_decls(res.source):
+        for node in decl.walk():
+            sp = node.span
+            t = res.program.types.get(id(node))
+            if not isinstance(node, ast.Expr) or t is None or sp.file != target or sp.line != sp.end_line \
+                    or sp.line < 1 or sp.line > len(starts) - 1:
+                continue
+            a, b = starts[sp.line - 1] + sp.col - 1, starts[sp.line - 1] + sp.end_col - 1
+            if 0 <= a < b <= len(text):
+                out.append((a, b, str(t), text[a:b]))
+    return tuple(out)
+
+
+def _all_decls(src):
+    yield from src.base.decls
+    for m in src.modules.values():
+        yield from m.program.decls
+
+
+def typed_swap(rng: random.Random, game: str, name: str, data: bytes) -> tuple[bytes, list[str]]:
+    """One to three expressions of the file replaced by other expressions of the same type
+    from it (`count(me.hand)` for `me.florins`, `river` for `street`): the file mostly still
+    checks, and the compiler and the runtime meet combinations no game has."""
+    exprs = _typed_expressions(game, name)
+    by_type: dict[str, list] = {}
+    for e in exprs:
+        by_type.setdefault(e[2], []).append(e)
+    pool = [e for e in exprs if len({x[3] for x in by_type[e[2]]}) > 1]
+    if not pool:
+        return data, ["no expressions to swap"]
+    text = data.decode("utf-8")
+    ops, done = [], []
+    for _ in range(rng.randint(1, 3)):
+        a, b, t, old = rng.choice(pool)
+        if any(a < y and x < b for x, y, _ in done):
+            continue
+        new = rng.choice([x[3] for x in by_type[t] if x[3] != old])
+        done.append((a, b, new))
+        ops.append(f"{old} -> {new} ({t}, byte {a})")
+    for a, b, new in sorted(done, reverse=True):
+        text = text[:a] + new + text[b:]
+    return text.encode("utf-8"), ops
+
+
 # ------------------------------------------------------------------ random programs
 
 _DEFAULT_NAMES = ["a", "b", "x", "n", "p", "c", "Card", "Color", "red", "blue", "board", "hand", "deck",
@@ -605,16 +670,20 @@ def bundled_files(games=None) -> list[tuple[str, str]]:
 
 
 def make_case(rng: random.Random, games=None,
-              kinds=((6, "mutation"), (3, "semantic"), (1, "soup"), (2, "grammar"), (1, "deep"))) -> Case:
+              kinds=((6, "mutation"), (3, "semantic"), (3, "typed"), (1, "soup"), (2, "grammar"),
+                     (1, "deep"))) -> Case:
     """A case of a kind drawn from `kinds`; mutations of the files of `games` (default: all)."""
     kind = _weighted(rng, list(kinds))
     sim = dict(games=rng.randint(1, 3), seed=rng.randrange(1000), log=rng.random() < 0.3,
                bots=_weighted(rng, [(7, "random"), (2, "first"), (1, "greedy")]))
-    if kind in ("mutation", "semantic"):
+    if kind in ("mutation", "semantic", "typed"):
         game, name = rng.choice(bundled_files(games))
         files = dict(_game_files(game))
         players = _players_of(files)
-        files[name], ops = mutate(rng, files[name], semantic=kind == "semantic")
+        if kind == "typed":
+            files[name], ops = typed_swap(rng, game, name, files[name])
+        else:
+            files[name], ops = mutate(rng, files[name], semantic=kind == "semantic")
         return Case(kind, game, files, name, ops, check_file=rng.random() < 0.7,
                     with_=_modules_for(files, name, rng),
                     players=rng.randint(*players) if players and rng.random() < 0.5 else None, **sim)
