@@ -23,7 +23,7 @@ from regola_tools import fuzz
 from regola_tools.fuzz_inputs import Case, make_case, mutate, tokenize
 
 CI_GAMES = ["tic-tac-toe", "connect-four", "lungarno"]
-CI_KINDS = [(6, "mutation"), (3, "semantic"), (1, "soup"), (2, "grammar")]     # (deep ones take seconds each)
+CI_KINDS = [(6, "mutation"), (3, "semantic"), (2, "typed"), (1, "soup"), (2, "grammar")]     # (deep ones take seconds each)
 CASES = 200
 
 
