@@ -64,7 +64,8 @@ from .fuzz_inputs import Case, make_case, write_case
 FAILURES = ("traceback", "unpositioned", "internal-error", "timeout", "memory", "crash", "exit-status",
             "api-mismatch")
 
-HEADER = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[EW]\d{3})\]: .+$")
+HEADER = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): "
+                    r"(?P<sev>error|warning)\[(?P<code>[EW]\d{3})\]: .+$")
 LOCATED = re.compile(r"^regola simulate: (?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): .+")
 SUMMARY = re.compile(r"^(\d+ configurations? checked|reading the rules failed): \d+ errors?, \d+ warnings?$")
 
@@ -170,7 +171,8 @@ def _run_command(argv, cwd, seconds) -> dict:
         if _expired[0]:
             raise _Deadline()
     except _Deadline as e:         # where it was when time ran out
-        res["deadline"] = f"no end in {seconds:g} s of CPU time; it was at:\n" + "".join(traceback.format_tb(e.__traceback__)[-8:])
+        res["deadline"] = (f"no end in {seconds:g} s of CPU time; it was at:\n"
+                           + "".join(traceback.format_tb(e.__traceback__)[-8:]))
         if _moved[0] is not None:
             res["since_move"] = time.process_time() - _moved[0]
     except SystemExit as e:
