@@ -12,6 +12,8 @@ fuzzer found.
 
 from __future__ import annotations
 
+import os
+import signal
 import tempfile
 from pathlib import Path
 
@@ -21,6 +23,9 @@ from hypothesis import strategies as st
 
 from regola_tools import fuzz
 from regola_tools.fuzz_inputs import Case, make_case, mutate, tokenize
+
+if not (hasattr(os, "fork") and hasattr(signal, "setitimer")):
+    pytest.skip("the fuzzer's worker needs fork and CPU-time alarms (POSIX)", allow_module_level=True)
 
 CI_GAMES = ["tic-tac-toe", "connect-four", "lungarno"]
 # (no 'deep' ones: each takes seconds, and regression tests below cover what they found)
