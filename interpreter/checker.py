@@ -38,6 +38,14 @@ RESERVED_VALUES = ("players",)
 # next): every level costs the checker a dozen Python frames
 _MAX_ON_DEMAND = 32
 
+# copies of all the kinds of one record (each kind may have MAX_COPIES): every copy is an
+# entry of the table copies(...) reads
+_MAX_ALL_COPIES = 1_000_000
+
+# values one state keeps (a count per kind of each stack or pile, slots, map entries, cells):
+# our largest games keep about 1,000; every state of a search is a copy
+_MAX_STATE_VALUES = 1_000_000
+
 # values per cell a grid's lines and areas may need in all (see _grid_lines_and_areas); a
 # limit of the declarations like those of interpreter/limits.py
 _GRID_TABLE_CELLS = 1_000_000
@@ -563,8 +571,13 @@ class Checker:
             if v is not None and not T.assignable(t, rec.fields[f]):
                 self.error(e, "E130", f"field '{f}' of {rec.name} is {rec.fields[f]}, not {t}")
             default_values[f] = v
+        total = 0
         for d in self._tables.get(rec.name, []):
             self._eval_one_table(rec, d, default_values)
+            if total <= _MAX_ALL_COPIES < sum(rec.copies):       # (said once, at the table past it)
+                self.error(d, "E112", f"{sum(rec.copies):,} components of '{rec.name}' in all; at most "
+                                      f"{_MAX_ALL_COPIES:,}", "give fewer copies of each kind, or fewer kinds")
+            total = sum(rec.copies)
 
     def _eval_one_table(self, rec: T.RecordType, d: ast.ComponentsDecl, default_values: dict):
         header = d.header.columns
@@ -761,8 +774,24 @@ class Checker:
     # ------------------------------------------------------------------ 5. variables
 
     def pass_variables(self):
+        players = self.p.players or self.p.max_players
+        held = 0
+        for g in self.p.grids.values():
+            held = self._state_grows(self._grid_decls.get(g.name) or g.name, f"grid '{g.name}'",
+                                     g.rows * g.cols * (1 + len(g.cell_attrs)), held)
         for vi in list(self.p.globals.values()) + list(self.p.pvars.values()):
             self._var(vi)
+            n = T.state_values(vi.type, players) * (players if vi.per_player else 1)
+            held = self._state_grows(vi.decl, f"'{vi.name}'" + (f" ({players} players)" if vi.per_player else ""),
+                                     n, held)
+
+    def _state_grows(self, node, what: str, n: int, held: int) -> int:
+        """The values a state keeps, after n more; an error at the declaration past the limit."""
+        if held + n > _MAX_STATE_VALUES >= held and isinstance(node, ast.Node):
+            self.error(node, "E113", f"the game's state would keep more than {_MAX_STATE_VALUES:,} values: "
+                                     f"{what} alone keeps {n:,}",
+                       "keep fewer zones of many kinds, fewer kinds of components, or a smaller grid")
+        return held + n
 
     def _var(self, vi: VarInfo):
         v = vi.decl

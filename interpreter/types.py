@@ -82,6 +82,23 @@ def type_size(t: Type, players: int) -> int:
     return 0
 
 
+def state_values(t: Type, players: int) -> int:
+    """How many values a variable of type t keeps in a state: a count per kind of a stack or
+    pile, a slot per place of a row or slots zone, an entry per key of a map, times the keys
+    of keyed zones; 1 for anything else (a number, a list: lists grow as the rules run)."""
+    if isinstance(t, KeyedZones):
+        return type_size(t.key, players) * state_values(t.zone, players)
+    if isinstance(t, ZoneType):
+        if t.zone == "row":
+            return t.size_
+        if t.zone == "slots":
+            return type_size(t.key, players)
+        return len(t.elem.kinds) if t.counted else 1
+    if isinstance(t, MapType):
+        return type_size(t.key, players)
+    return 1
+
+
 @dataclass(eq=False)
 class GridInfo:
     name: str
