@@ -578,7 +578,20 @@ def _big_table(n):
             "flow:\n    repeat 5:\n        draw deck -> hand\n    t = sum(c.v for c in hand)\nscore: t\n")
 
 
-DEEP = {"consts": _chain_consts, "defs": _chain_defs, "procedures": _chain_procs, "events": _chain_events,
+def _wide_state(n):
+    rows = "".join(f"    | k{i} | 1 | 1 |\n" for i in range(n))
+    piles = "".join(f"    h{j}: pile of Card\n" for j in range(max(n // 10, 1)))
+    return ("record Card:\n    v: int\ncomponents Card:\n    | name | v | count |\n" + rows +
+            "per player:\n" + piles + "flow:\n    t = count(player(1).h0)\nscore: t\n")
+
+
+def _many_copies(n):
+    rows = "".join(f"    | k{i} | 1 | 10000 |\n" for i in range(n))
+    return ("record Card:\n    v: int\ncomponents Card:\n    | name | v | count |\n" + rows +
+            "flow:\n    t = count(copies(Card))\nscore: t\n")
+
+
+DEEP = {"wide-state": _wide_state, "copies": _many_copies, "consts": _chain_consts, "defs": _chain_defs, "procedures": _chain_procs, "events": _chain_events,
         "tables": _chain_tables, "triggers": _chain_triggers, "elif": _long_elif, "block": _long_block,
         "list": _long_list, "actions": _many_actions, "table": _big_table}
 
