@@ -136,6 +136,7 @@ def test_the_local_runner_saves_reproducers(tmp_path, worker, monkeypatch):
     saved = tmp_path / "out" / "0001-traceback"
     assert (saved / "g" / "g.regola").read_bytes() == case.files["g.regola"]
     assert "regola check g/g.regola" in (saved / "case.txt").read_text()
+    assert (tmp_path / "out" / ".gitignore").read_text() == "*\n"      # never committed by mistake
 
 
 # ------------------------------------------------------------------ what the fuzzer found

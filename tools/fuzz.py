@@ -484,6 +484,10 @@ def signature(o: Outcome) -> str:
 
 
 def save_reproducer(case: Case, o: Outcome, out_dir: Path, number: int) -> Path:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    ignore = out_dir / ".gitignore"
+    if not ignore.exists():                    # reproducers are findings, not sources
+        ignore.write_text("*\n", encoding="utf-8")
     d = out_dir / f"{number:04d}-{o.kind}"
     if d.exists():
         shutil.rmtree(d)
