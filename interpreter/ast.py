@@ -486,6 +486,15 @@ class ConstDecl(Decl):
     value: Expr
 
 
+class OptionDecl(ConstDecl):
+    """`option NAME: TYPE [in A..B] = DEFAULT[, "what it sets"]`: a constant the one who loads
+    the game may set (interpreter/options.py); `value` is the default, or the value given."""
+    type: TypeExpr
+    bound: Optional[Node] = None
+    doc: Optional[str] = None
+    given: Optional[str] = None         # the text of the value given at load time, if any
+
+
 class OverrideConst(Decl):
     name: str
     value: Expr

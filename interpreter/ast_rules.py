@@ -75,6 +75,7 @@ ALIASES: dict[str, tuple[type[Node], list[str], dict[str, Any]]] = {
     "act_else_pass": (ActElsePass, [], {}),
     "choose_optional": (ChooseOptional, [], {}),
     "bound_in": (BoundIn, ["low", "high"], {}),
+    "option_decl": (OptionDecl, ["name", "type", "bound", "value", "doc"], {}),
     "bound_clamp": (BoundClamp, ["low", "high"], {}),
     "bound_min": (BoundMin, ["value"], {}),
     "bound_max": (BoundMax, ["value"], {}),

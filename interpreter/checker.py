@@ -184,6 +184,8 @@ class Checker:
         for d in self.composed.decls:
             if isinstance(d, ast.ConstDecl):
                 self._const_decls[d.name] = d
+                if isinstance(d, ast.OptionDecl):
+                    p.options[d.name] = d
                 self._define(d.name, Sym("const", d.name, T.ANY, d))
             elif isinstance(d, ast.EnumDecl):
                 et = T.EnumType(d.name, list(d.values))
@@ -487,7 +489,10 @@ class Checker:
         self._const_state[name] = "checking"
         d = self._const_decls[name]
         try:
-            v, t = self.static_value(d.value, f"constant '{name}'")
+            if isinstance(d, ast.OptionDecl):
+                v, t = self._option_value(d)
+            else:
+                v, t = self.static_value(d.value, f"constant '{name}'")
         finally:
             self._on_demand -= 1
         sym.type = t
@@ -496,6 +501,36 @@ class Checker:
         if v is None:
             raise CheckError()
         return t
+
+    def _option_value(self, d: ast.OptionDecl):
+        """A game option's value (the default or the value given): of its declared type, an
+        int, a bool, an enum or a Player, and inside its bounds."""
+        want = self.resolve_type(d.type)
+        if want is T.ANY:
+            return None, T.ANY
+        if not (want is T.INT or want is T.BOOL or isinstance(want, (T.EnumType, T.PlayerType))):
+            self.error(d.type, "E018", f"option '{d.name}' cannot be {want}: an option is an int, a bool, "
+                                       f"an enum or a Player", "make it a constant, or an enum of the choices")
+            return None, T.ANY
+        what = f"option '{d.name}'" + (f" (given {d.given})" if d.given is not None else "")
+        v, t = self.static_value(d.value, what, want)
+        if v is None and t is T.ANY:
+            return None, T.ANY
+        if t is T.NONE or v is None or not T.assignable(t, want):
+            self.error(d.value, "E018", f"{what} must be {'an int' if want is T.INT else want}, not "
+                                        f"{'none' if v is None else t}",
+                       _option_hint(want) if d.given is not None else None)
+            return None, T.ANY
+        if isinstance(d.bound, ast.BoundIn):
+            lo = self.static_int(d.bound.low, f"the lower bound of option '{d.name}'")
+            hi = self.static_int(d.bound.high, f"the upper bound of option '{d.name}'")
+            if want is not T.INT:
+                self.error(d.bound, "E151", f"bounds apply to an int option, not {want}")
+                return None, T.ANY
+            if not lo <= v <= hi:
+                self.error(d.value, "E018", f"{what} is {v}, outside its bounds {lo}..{hi}")
+                return None, T.ANY
+        return v, want
 
     def ensure_table(self, rec: T.RecordType, at: ast.Node):
         state = self._table_state.get(rec.name)
@@ -2279,6 +2314,8 @@ class Checker:
             if sym.kind in ("def", "proc", "const", "global", "group", "payment"):
                 what = {"def": "function", "proc": "procedure", "const": "constant", "global": "variable",
                         "group": "group of actions", "payment": "payment"}[sym.kind]
+                if name in p.options:
+                    what = "option"
                 self.warn(sym.node, "W001", f"{what} '{name}' is never used")
             elif sym.kind == "action":
                 self.warn(sym.node, "W001", f"action '{name}' is never offered by any 'act'")
@@ -2364,3 +2401,13 @@ def check(composed: Composed) -> tuple[CheckedProgram, list[Diagnostic]]:
     c = Checker(composed)
     prog = c.run()
     return prog, sorted(c.diags, key=Diagnostic.sort_key)
+
+
+def _option_hint(want: T.Type) -> str:
+    if isinstance(want, T.EnumType):
+        return f"one of: {', '.join(want.values)}"
+    if isinstance(want, T.PlayerType):
+        return "a seat number: 1 for the first player"
+    if want is T.BOOL:
+        return "true or false"
+    return "a whole number"

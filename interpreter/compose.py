@@ -376,7 +376,9 @@ def _decl_key(d: ast.Decl):
     return None
 
 
-def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) -> Composed:
+def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int], options: tuple = ()) -> Composed:
+    """The declarations of the base game and the chosen modules in one program; `options`,
+    (name, text) pairs (interpreter/options.py), replace the defaults of game options."""
     diags: list[Diagnostic] = []
     decls: list[ast.Decl] = []
     cites: dict[int, str] = {}
@@ -464,7 +466,11 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
                     diags.append(Diagnostic("E013", d.span, f"there is no constant '{d.name}' to override"
                                             f"{did_you_mean(d.name, consts)}"))
                     continue
-                new = ast.ConstDecl(span=d.span, name=d.name, value=d.value)
+                old = decls[idx]
+                if isinstance(old, ast.OptionDecl):      # a module's own default; still an option
+                    new = old.model_copy(update={"value": d.value, "span": d.span})
+                else:
+                    new = ast.ConstDecl(span=d.span, name=d.name, value=d.value)
                 cites[id(new)] = cites.get(id(d), cites.get(id(decls[idx]), ""))
                 origin[id(new)] = m.name
                 decls[idx] = new
@@ -518,4 +524,12 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int]) 
                 decls[idx] = new
             else:
                 decls.append(d)
+    if options:
+        from .options import apply_options
+        before = {i: d for i, d in enumerate(decls)}
+        decls = apply_options(decls, options, src.sources, src.title)
+        for i, d in enumerate(decls):
+            if d is not before[i]:
+                cites[id(d)] = cites.get(id(before[i]), "")
+                origin[id(d)] = origin.get(id(before[i]), "base")
     return Composed(src, players, modules, decls, cites, origin, diags + list(src.warnings))

@@ -14,6 +14,7 @@ from typing import Optional
 from .checker import check
 from .compose import GameSource, ModuleSelectionError, compose, player_range, read_game, select_modules
 from .diagnostics import Diagnostic, RulesError
+from .options import normalize as normalize_options
 from .resources import find_rules
 
 
@@ -28,13 +29,13 @@ class CheckResult:
         return [d for d in self.diagnostics if d.is_error]
 
 
-def check_rules(spec, modules=(), players: Optional[int] = None) -> CheckResult:
+def check_rules(spec, modules=(), players: Optional[int] = None, options=None) -> CheckResult:
     src = read_game(find_rules(str(spec)))
     if players is None:
         players = player_range(src, select_modules(src, None, list(modules)))[1]
     mods = select_modules(src, players, list(modules))
     _check_players(src, mods, players)
-    composed = compose(src, mods, players)
+    composed = compose(src, mods, players, normalize_options(options))
     prog, diags = check(composed)
     return CheckResult(src, diags, prog)
 
@@ -47,10 +48,12 @@ def _check_players(src: GameSource, mods, players: int):
                                    f"players, not {players}")
 
 
-def load_game(spec, modules=(), players: Optional[int] = None):
-    """Load, check and compile a game for a number of players (default: the most it allows)."""
+def load_game(spec, modules=(), players: Optional[int] = None, options=None):
+    """Load, check and compile a game for a number of players (default: the most it allows),
+    with game options set by name ({"first_player": 2}; interpreter/options.py)."""
     path = find_rules(str(spec))
-    return _load_cached(str(Path(path).resolve()), _mtime(path), tuple(modules), players)
+    return _load_cached(str(Path(path).resolve()), _mtime(path), tuple(modules), players,
+                        normalize_options(options))
 
 
 def _mtime(path) -> float:
@@ -60,10 +63,10 @@ def _mtime(path) -> float:
 
 
 @lru_cache(maxsize=32)
-def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]):
+def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int], options: tuple = ()):
     from .codegen.program import CodegenError, ProgramCompiler
     from .runtime.game import Game
-    res = check_rules(path, modules, players)
+    res = check_rules(path, modules, players, dict(options))
     if res.errors:
         raise RulesError(res.diagnostics, res.source.sources)
     n = res.program.players
@@ -78,6 +81,7 @@ def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]
                                      "a gap in Regola's checker, not in your rules: please report it "
                                      "with this file")], res.source.sources) from None
     game.requested_modules = list(modules)
+    game.options = dict(options)          # the options given (by name, as text); defaults elsewhere
     return game
 
 

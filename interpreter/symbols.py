@@ -127,6 +127,7 @@ class CheckedProgram:
     lines: dict[str, LineType] = field(default_factory=dict)
     areas: dict[str, AreaType] = field(default_factory=dict)
     consts: dict[str, Any] = field(default_factory=dict)      # evaluated values
+    options: dict[str, ast.OptionDecl] = field(default_factory=dict)   # game options (also consts)
     globals: dict[str, VarInfo] = field(default_factory=dict)
     pvars: dict[str, VarInfo] = field(default_factory=dict)
     defs: dict[str, Callable] = field(default_factory=dict)

@@ -42,8 +42,15 @@ def _split(values) -> list[str]:
 
 # --------------------------------------------------------------------- check
 
+def _options(args) -> dict:
+    """--option NAME=VALUE, repeated: the game options given on the command line."""
+    from interpreter.options import parse_assignments
+    return parse_assignments(getattr(args, "option", None))
+
+
 def cmd_check(args) -> int:
     from interpreter.checker import check
+    from interpreter.options import normalize as normalize_options
     from interpreter.compose import compose, player_range, read_game, select_modules
     from interpreter.resources import find_rules
     seen, diags_all, sources_all = set(), [], []
@@ -117,7 +124,7 @@ def cmd_check(args) -> int:
                         seen.add(key)
                         diags_all.append(d)
                 continue
-            prog, diags = check(compose(src, selected, players))
+            prog, diags = check(compose(src, selected, players, normalize_options(_options(args))))
             checked += 1
             config_unused = set()
             for d in diags:
@@ -189,7 +196,8 @@ def cmd_simulate(args) -> int:
         from interpreter.runtime import watchdog
         watchdog.limit_seconds = args.max_seconds
     t0 = time.perf_counter()
-    game = load_game(args.rules, modules=modules, players=args.players)
+    options = _options(args)
+    game = load_game(args.rules, modules=modules, players=args.players, options=options)
     t_load = time.perf_counter() - t0
     if args.log is not None:
         why = _log_dir_problem(args.log, args.seed, args.games)
@@ -198,14 +206,15 @@ def cmd_simulate(args) -> int:
             return 2
     stats = simulate(args.rules, args.players, args.games, seed=args.seed, modules=modules, bots=bots,
                      log_dir=args.log, jobs=args.jobs, progress=sys.stderr.isatty() and not args.json,
-                     max_moves=args.max_moves, max_steps=args.max_steps)
+                     max_moves=args.max_moves, max_steps=args.max_steps, options=options)
     stats.load_seconds += t_load
     d = stats.as_dict(args.rules, game.modules, bots, args.seed)
     if args.json:
         print(json.dumps(d, indent=2))
         return 0
     print(safe(f"{game.title}: {d['players']} players, {d['games']} games, seed {args.seed}, "
-          f"bots {', '.join(bots)}" + (f", modules {', '.join(game.modules)}" if game.modules else "")))
+          f"bots {', '.join(bots)}" + (f", modules {', '.join(game.modules)}" if game.modules else "")
+          + "".join(f", {k}={v}" for k, v in sorted(game.options.items()))))
     print(f"{'player':>8} {'mean score':>12} {'win rate':>10}")
     for p in range(d["players"]):
         print(f"{p + 1:>8} {d['mean_score'][p]:>12.2f} {d['win_rate'][p] * 100:>9.1f}%")
@@ -259,7 +268,7 @@ def cmd_play(args) -> int:
         print("regola play: give RULES, or --resume FILE", file=sys.stderr)
         return 2
     from interpreter.loader import load_game
-    game = load_game(args.rules, modules=_split(args.with_), players=args.players)
+    game = load_game(args.rules, modules=_split(args.with_), players=args.players, options=_options(args))
     humans = []
     for h in _split(args.human):
         if not (h.isdigit() and 1 <= int(h) <= game.num_players):
@@ -368,7 +377,33 @@ def cmd_info(args) -> int:
         if m.players is not None:
             how += f", {m.players[0]}-{m.players[1]} players"
         print(safe(f"  module {name}: {m.title} ({how})"))
+    for where, d in _option_decls(src):
+        print(safe(f"  option {describe_option(d)}" + (f" (module {where})" if where else "")))
     return 0
+
+
+def _option_decls(src):
+    """The game options a game's files declare: (module name or None, declaration)."""
+    from interpreter import ast
+    out = [(None, d) for d in src.base.decls if isinstance(d, ast.OptionDecl)]
+    for name, m in sorted(src.modules.items()):
+        out += [(name, d) for d in m.program.decls if isinstance(d, ast.OptionDecl)]
+    return out
+
+
+def describe_option(d) -> str:
+    """`first_player: Player = player(1)  who plays first`: one line for `regola info`."""
+    from interpreter import ast
+    from interpreter.render import render_expr
+    bound = (f" in {render_expr(d.bound.low)}..{render_expr(d.bound.high)}"
+             if isinstance(d.bound, ast.BoundIn) else "")
+    return (f"{d.name}: {_type_text(d.type)}{bound} = {render_expr(d.value)}"
+            + (f"  ({d.doc}; --option {d.name}=VALUE)" if d.doc else f"  (--option {d.name}=VALUE)"))
+
+
+def _type_text(te) -> str:
+    from interpreter import ast
+    return te.name if isinstance(te, ast.TypeName) else type(te).__name__
 
 
 # --------------------------------------------------------------------- main
@@ -381,6 +416,7 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("files", nargs="+", help="rules files, game directories or bundled game names")
     c.add_argument("--with", dest="with_", action="append", help="check this combination of optional modules")
     c.add_argument("-q", "--quiet", action="store_true")
+    c.add_argument("--option", action="append", metavar="NAME=VALUE", help="check with this game option set")
     c.set_defaults(func=cmd_check)
 
     s = sub.add_parser("simulate", help="play many games with bots and report statistics")
@@ -390,6 +426,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=whole_number, default=0)
     s.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
     s.add_argument("--bots", action="append", help="bots, one for all or one per player (random, first, greedy)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (regola info RULES lists them)")
     s.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
@@ -407,6 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--human", action="append", default=None, help="seat(s) played by a person (default 1)")
     pl.add_argument("--bots", action="append")
     pl.add_argument("--with", dest="with_", action="append")
+    pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option")
     pl.add_argument("--seed", type=whole_number, default=0)
     pl.add_argument("--save", metavar="FILE", help="where 'save' writes (default regola-save.json)")
     pl.add_argument("--resume", metavar="FILE", help="continue a saved game")

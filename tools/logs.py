@@ -40,6 +40,8 @@ def rules_reference(rules: str) -> str:
 def header(game, rules: str, seed: int, agents=None) -> dict:
     h = {"type": "header", "format": FORMAT, "rules": rules_reference(rules), "game": game.name, "modules": game.modules,
          "with": getattr(game, "requested_modules", []), "players": game.num_players, "seed": seed, "version": version(), "fingerprint": game.fingerprint}
+    if getattr(game, "options", None):
+        h["options"] = dict(game.options)       # the game options given (by name, as text)
     if agents:
         h["agents"] = list(agents)
     return h
@@ -132,6 +134,8 @@ def check_header(h, where: str):
         _field(h, key, where, "a list of names", lambda x: isinstance(x, list) and all(map(_is_name, x)))
     for key in ("fingerprint", "game", "version"):
         _field(h, key, where, "a string", _is_name)
+    _field(h, "options", where, "a mapping of option names to values (text)",
+           lambda x: isinstance(x, dict) and all(_is_name(k) and _is_name(v) for k, v in x.items()))
 
 
 def check_entry(rec, where: str, players: int):

@@ -74,7 +74,8 @@ def replay(path, forced: bool = False, after_move=None):
     log = logs.read(path)
     h = log.header
     try:
-        game = load_game(h["rules"], modules=_explicit_modules(h), players=int(h["players"]))
+        game = load_game(h["rules"], modules=_explicit_modules(h), players=int(h["players"]),
+                         options=h.get("options"))
     except Exception as e:  # noqa: BLE001
         what = f" (the log is of the game '{h['game']}'" + (f", rules fingerprint {h['fingerprint']})"
                                                             if h.get("fingerprint") else ")") if h.get("game") else ""

@@ -237,7 +237,7 @@ def resume(path, out=None, inp=None) -> PlaySession:
             logs.check_entry(e, f"{path}: the save's 'log'[{i}]", players)
     except logs.LogError as e:
         raise StateError(str(e)) from None
-    game = load_game(rules, modules=mods, players=players)
+    game = load_game(rules, modules=mods, players=players, options=data["header"].get("options"))
     state = game.load(saved)
     log = logs.Log(data["header"], list(entries))
     try:

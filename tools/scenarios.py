@@ -7,6 +7,7 @@ written in the rules language.
       - name: buying the middle tile costs one florin
         seed: 4
         with: []
+        options: {first_player: 2}     # game options (`option` declarations), by name
         position:                      # statements run after setup
           - player(1).florins = 10
         steps:
@@ -28,7 +29,7 @@ A failing expectation prints the expression, the values of its two sides and the
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ruamel.yaml import YAML
@@ -61,6 +62,7 @@ class Scenario:
     position: list                    # [(text, (file, line, col))]
     steps: list                       # [(kind, value, extra, (file, line, col))]
     text: str = ""
+    options: dict = field(default_factory=dict)     # game options set by name (text values)
 
     @property
     def where(self) -> str:
@@ -94,8 +96,8 @@ def _scalar_pos(parent, key, path, text_src: list[str]):
     return (f, line, col)
 
 
-FILE_KEYS = ("rules", "players", "seed", "with", "scenarios")
-SCENARIO_KEYS = ("name", "rules", "players", "seed", "with", "position", "steps")
+FILE_KEYS = ("rules", "players", "seed", "with", "options", "scenarios")
+SCENARIO_KEYS = ("name", "rules", "players", "seed", "with", "options", "position", "steps")
 
 
 def _int(v) -> bool:
@@ -206,6 +208,13 @@ def _scenario(sc, data, line, path, lines) -> Scenario:
         mods = [m.strip() for m in mods.split(",") if m.strip()]
     if not (isinstance(mods, list) and all(isinstance(m, str) for m in mods)):
         raise ScenarioError(f"{at}: 'with' must be a list of module names, not {mods!r}")
+    options, at = get("options")
+    options = options or {}
+    if not isinstance(options, dict) or not all(isinstance(k, str) and (isinstance(v, (str, int)))
+                                                for k, v in options.items()):
+        raise ScenarioError(f"{at}: 'options' maps game options to values (such as 'first_player: 2'), "
+                            f"not {_shown(options) if not isinstance(options, dict) else options!r}")
+    options = {str(k): ("true" if v is True else "false" if v is False else str(v)) for k, v in options.items()}
     pos = []
     position = sc.get("position") or []
     if isinstance(position, str):
@@ -229,7 +238,8 @@ def _scenario(sc, data, line, path, lines) -> Scenario:
     for i, st in enumerate(raw or []):
         steps.extend(_step(st, raw, i, path, lines))
     return Scenario(str(sc.get("name") or f"scenario at line {line}"), path, line, rules,
-                    None if players is None else int(players), int(seed or 0), list(mods), pos, steps)
+                    None if players is None else int(players), int(seed or 0), list(mods), pos, steps,
+                    options=options)
 
 
 def _step(st, parent, i, path, lines) -> list:
@@ -322,7 +332,7 @@ def _yaml_sources(e, sc):
 
 
 def _run(sc: Scenario) -> Outcome:
-    game = load_game(sc.rules, modules=sc.modules, players=sc.players)
+    game = load_game(sc.rules, modules=sc.modules, players=sc.players, options=sc.options)
     snip = SnippetCompiler(game)
     s = game.new_initial_state(sc.seed)
     if not (sc.steps and _keeps_chance(*sc.steps[0][:2])):   # (else the first roll or draw is forced)

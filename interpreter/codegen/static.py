@@ -22,6 +22,8 @@ class StaticEvaluator:
         self.ns: dict = dict(HELPERS)
         self.ns["V"] = None
         self.ns["me"] = None
+        if self.p.players is not None:
+            self.ns["NP"] = self.p.players        # player(k) and next_player in constants
         self._defs_done: set[str] = set()
         self._grids_done: set[str] = set()          # grids whose tables are in ns (built once)
         for et in self.p.enums.values():
