@@ -65,6 +65,8 @@ def invariants(rules: str, modules: tuple) -> list[tuple[str, str]]:
         return list(_test_module("test_love_letter_soak").INVARIANTS)
     if rules == "sushi-go":
         return list(_test_module("test_sushi_go_soak").INVARIANTS)
+    if rules == "hanabi":
+        return list(_test_module("test_hanabi_soak").INVARIANTS)
     return []
 
 
