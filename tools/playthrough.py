@@ -32,6 +32,7 @@ PLAYTHROUGHS = [
     ("cant-stop-3p-seed1.txt", "cant-stop", 3, [], 1),
     ("love-letter-3p-seed1.txt", "love-letter", 3, [], 1),
     ("sushi-go-4p-seed1.txt", "sushi-go", 4, [], 1),
+    ("hanabi-3p-seed1.txt", "hanabi", 3, [], 1),
 ]
 
 
