@@ -15,7 +15,7 @@ from rules_helpers import assert_save_and_load_continue_identically
 CONFIGS = [["leaders", "houses_of_renaissance"], ["advanced", "leaders", "houses_of_renaissance"]]
 
 CARDS = ("count(card_box) + count(discarded) + sum(count(deck[t]) for t in values(CardType)) + count(special_deck)"
-         " + count(special_later) + count(special_pool)"
+         " + count(special_later) + count(special_pool) + count(special_box)"
          " + count(s for s in values(Space) where floor_card[s] != none)"
          " + sum(count(p.cards) for p in players) == 144")
 LEADERS = ("count(leader_deck) + count(leader_box) + count(sforza_offer) + sum(count(p.draft) + count(p.passing)"
