@@ -93,8 +93,8 @@ def log_name(game_seed: int) -> str:
 
 
 def _run_range(rules, modules, players, bots, seed, first, count, log_dir, progress=None,
-               max_moves=MAX_MOVES, max_steps=None):
-    game = load_game(rules, modules=modules, players=players)
+               max_moves=MAX_MOVES, max_steps=None, options=None):
+    game = load_game(rules, modules=modules, players=players, options=options)
     st = Stats(game.num_players)
     budget = game.STEP_BUDGET
     if max_steps is not None:
@@ -120,11 +120,12 @@ def _worker(args):
 
 def simulate(rules: str, players: int, games: int, seed: int = 0, modules=(), bots=("random",),
              log_dir=None, jobs: int = 1, progress: bool = False, max_moves: int = MAX_MOVES,
-             max_steps: int | None = None) -> Stats:
+             max_steps: int | None = None, options=None) -> Stats:
     """Play `games` games with bots. A game longer than `max_moves` moves raises
-    GameDidNotEnd; `max_steps` replaces the game's step budget between two decisions."""
+    GameDidNotEnd; `max_steps` replaces the game's step budget between two decisions;
+    `options` sets game options by name."""
     t0 = time.perf_counter()
-    game = load_game(rules, modules=modules, players=players)
+    game = load_game(rules, modules=modules, players=players, options=options)
     t_load = time.perf_counter() - t0
     if log_dir is not None:
         os.makedirs(log_dir, exist_ok=True)
@@ -134,13 +135,13 @@ def simulate(rules: str, players: int, games: int, seed: int = 0, modules=(), bo
     if jobs == 1:
         bar = Progress(games, progress)
         stats.merge(_run_range(rules, tuple(modules), players, list(bots), seed, 0, games, log_dir, bar,
-                               max_moves, max_steps))
+                               max_moves, max_steps, options))
         bar.close()
     else:
         import multiprocessing as mp
         chunk = (games + jobs - 1) // jobs
         parts = [(rules, tuple(modules), players, list(bots), seed, i * chunk, min(chunk, games - i * chunk), log_dir,
-                  None, max_moves, max_steps)
+                  None, max_moves, max_steps, options)
                  for i in range(jobs) if i * chunk < games]
         ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
         with ctx.Pool(len(parts)) as pool:
