@@ -583,6 +583,14 @@ class VarInternal(Node):
     """`internal`: a variable the rules keep for their own bookkeeping, left out of views."""
 
 
+class VarHolds(Node):
+    """`holds c where COND` on a zone: the components it may hold, as far as anyone can tell
+    (what a determinization may put there: runtime/resample.py). COND reads `c`, the zone's
+    `key` (keyed zones, slots, rows) and its `owner` (per-player zones), and the state."""
+    var: str
+    cond: Expr
+
+
 class VarDecl(Node):
     name: str
     type: TypeExpr

@@ -23,6 +23,7 @@ from . import ast
 from . import types as T
 from .compose import Composed
 from .diagnostics import Diagnostic
+from .holds import def_name as holds_def_name
 from .limits import MAX_ACTION_MOVES, MAX_COPIES, MAX_GRID_CELLS, MAX_OPTIONS, MAX_SELECTION, MAX_ZONE_SLOTS
 from .suggest import did_you_mean
 from .symbols import (ActionInfo, ActionParamInfo, Callable, CheckedProgram, EventInfo, PaymentInfo, PayRuleInfo,
@@ -836,6 +837,13 @@ class Checker:
             self.p.top[v.name].type = t
         is_zone = isinstance(t, (T.ZoneType, T.KeyedZones))
         vi.internal = any(isinstance(o, ast.VarInternal) for o in v.options)
+        for o in v.options:
+            if isinstance(o, ast.VarHolds):
+                if not is_zone:
+                    self.error(o, "E154", f"'holds' says which components a zone may hold; '{v.name}' is {t}")
+                elif holds_def_name(v.name) in self.p.defs:
+                    vi.holds = holds_def_name(v.name)
+                    self.p.top[vi.holds].used = True
         vis = [o for o in v.options if isinstance(o, ast.Visibility)]
         if len(vis) > 1:
             self.error(vis[1], "E150", "visibility is given twice")

@@ -524,6 +524,10 @@ def compose(src: GameSource, modules: list[ModuleInfo], players: Optional[int], 
                 decls[idx] = new
             else:
                 decls.append(d)
+    from .holds import holds_defs
+    for h in holds_defs(decls):             # `holds c where ...` on zones: pure functions
+        origin[id(h)] = "base"
+        decls.append(h)
     if options:
         from .options import apply_options
         before = {i: d for i, d in enumerate(decls)}

@@ -44,6 +44,7 @@ class VarInfo:
     revealed: bool = False         # named by reveal, peek or knows as a whole: who knows it is kept
     internal: bool = False         # `internal`: bookkeeping, left out of views
     seen_slot: int = -1            # that knowledge, a bitmask (per owner for a per-player variable)
+    holds: Optional[str] = None    # `holds c where ...`: the def saying what the zone may hold
 
 
 @dataclass(eq=False)

@@ -15,7 +15,7 @@ from rules_helpers import assert_save_and_load_continue_identically
 CONFIGS = [["leaders", "houses_of_renaissance"], ["advanced", "leaders", "houses_of_renaissance"]]
 
 CARDS = ("count(card_box) + count(discarded) + sum(count(deck[t]) for t in values(CardType)) + count(special_deck)"
-         " + count(special_later) + count(special_pool) + count(special_box)"
+         " + count(special_next) + count(special_last) + count(special_pool) + count(special_box)"
          " + count(s for s in values(Space) where floor_card[s] != none)"
          " + sum(count(p.cards) for p in players) == 144")
 LEADERS = ("count(leader_deck) + count(leader_box) + count(sforza_offer) + sum(count(p.draft) + count(p.passing)"
@@ -35,8 +35,9 @@ INVARIANTS = [
     ("only the Medici hold more than six characters",
      "all(card_count(p, character) <= 6 or p.family == medici for p in players)"),
     ("the special deck holds 8 cards of each period to come, under the current period's",
-     "round == 0 or (count(special_later) == 8 * (3 - period) and count(special_pool) == 0"
-     " and all(c.period > period for c in special_later) and all(c.period == period for c in special_deck))"),
+     "round == 0 or (count(special_next) == (8 if period < 2 else 0) and count(special_last) == (8 if period < 3 else 0)"
+     " and count(special_pool) == 0 and all(c.period == 2 for c in special_next)"
+     " and all(c.period == 3 for c in special_last) and all(c.period == period for c in special_deck))"),
     ("the adaptation tile stands on one of the four base towers", "adaptation_at in BASE_TOWERS"),
     ("after the auction each player has a family of their own",
      "round == 0 or (all(p.family != none for p in players)"

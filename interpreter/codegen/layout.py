@@ -28,6 +28,7 @@ class VarSlot:
     grid: Optional[T.GridInfo] = None
     keys: int = 0               # keyed zones: one zone per key (0: not keyed)
     key_type: Optional[T.Type] = None
+    holds: Optional[str] = None    # the generated function of `holds c where ...` (D_holds__<name>)
 
     @property
     def zone(self) -> Optional[T.ZoneType]:
@@ -73,6 +74,7 @@ class LayoutCompiler:
                              low=vi.low, high=vi.high, clamp=vi.clamp, keys=keys, key_type=key_type))
             vi.slot = vs.slot
             vs.internal = vi.internal
+            vs.holds = f"D_{vi.holds}" if vi.holds else None
             if isinstance(t, T.ZoneType) and t.slotted and vi.visibility == "hidden":
                 ks = VarSlot(vi.name + "?", "?" + key, -1, vi.per_player, "known", t, size=size)
                 add(ks)

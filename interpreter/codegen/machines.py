@@ -133,7 +133,8 @@ class MachineCompiler:
         self.m_choose_stmt(flat, ask_env, mach, loops)
         site = self.sites[-1]
         site.secret, site.simultaneous = True, True
-        mach.emit(f"L[{picks!r}].append({ask_env[choice.var]})", s.span)
+        # a new list, not an append: a clone shares the frame's values (runtime/saves.py)
+        mach.emit(f"L[{picks!r}] = L[{picks!r}] + [{ask_env[choice.var]}]", s.span)
         mach.goto(head)
         # 2. the bodies, player by player, with their choices
         after, body = mach.new(), mach.new()

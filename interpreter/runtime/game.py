@@ -195,6 +195,17 @@ class Game(Runner, Chance, MoveNames, Saves):
         best = max(keys)
         return [p for p, k in enumerate(keys) if k == best]
 
+    # ------------------------------------------------------------------ determinization
+
+    def resample(self, s, player: Optional[int], rng) -> st.State:
+        """A state `player` cannot tell from `s`: what they do not see or know is redrawn
+        (runtime/resample.py). `rng` is a random.Random (or a seed)."""
+        from .resample import resample
+        if not hasattr(rng, "getrandbits"):
+            import random
+            rng = random.Random(rng)
+        return resample(self, s, player, rng)
+
     # ------------------------------------------------------------------ observation
 
     def observe(self, s, player: Optional[int]) -> dict:
