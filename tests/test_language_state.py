@@ -703,3 +703,56 @@ score: t
 """)
     s = game.new_initial_state(0)
     assert game.scores(s) == [2, 2] and game.observe(s, None)["state"]["seen"] == ["player(1)", None]
+
+
+def test_an_int_or_none_variable_with_bounds_can_be_set_to_none(tmp_path):
+    """`x: int or none, in 0..5` (or clamped, or a map of them) takes none as it is and keeps
+    its numbers within the bounds (found encoding Hanabi: the store's bounds test failed on none)."""
+    from rules_helpers import load
+    game = load(tmp_path, """
+        game t:
+            players 2
+        global:
+            a: int or none
+            b: int or none, in 0..5
+            c: int or none, clamp 0..
+            d: map Player to int or none, in 0..3
+            log: list of int
+        flow:
+            a = 3
+            a = none
+            b = 5
+            b = none
+            c = 0 - 4
+            log = [c]
+            c = none
+            d[player(1)] = 2
+            d[player(1)] = none
+            b = 7
+            end game
+        score: 0
+        """)
+    import pytest as _pytest
+    from interpreter.runtime.helpers import RulesRuntimeError
+    with _pytest.raises(RulesRuntimeError, match="b"):
+        game.new_initial_state(0)           # 7 is outside 0..5: the bound still holds
+    game2 = load(tmp_path, """
+        game t:
+            players 2
+        global:
+            b: int or none, in 0..5
+            c: int or none, clamp 0..
+            d: map Player to int or none, in 0..3
+            log: list of int
+        flow:
+            b = none
+            c = 0 - 4
+            log = [c]
+            c = none
+            d[player(1)] = none
+            end game
+        score: 0
+        """, name="game2")
+    s = game2.new_initial_state(0)
+    st_ = game2.observe(s, None)["state"]
+    assert st_["b"] is None and st_["c"] is None and st_["log"] == [0] and st_["d"]["player(1)"] is None

@@ -324,13 +324,19 @@ class StatementCompiler:
             if hi is not None:
                 expr = f"min({hi}, {expr})"
             if lo is None or hi is None:
-                out.add(ind, f"if not -{MAX_INT} <= _v <= {MAX_INT}: _too_big({vs.name!r}, _v)", span)
+                none_ok = "_v is not None and " if _may_be_none(vs) else ""
+                out.add(ind, f"if {none_ok}not -{MAX_INT} <= _v <= {MAX_INT}: _too_big({vs.name!r}, _v)", span)
+            if _may_be_none(vs):
+                expr = f"(None if _v is None else {expr})"
             out.add(ind, f"_o[_i] = {expr}", span)
             return
         # one test: the declared bounds, and -MAX_INT..MAX_INT on a side with none declared
         # (_bound_error tells which was passed)
         conds = [f"_v < {lo if lo is not None else -MAX_INT}", f"_v > {hi if hi is not None else MAX_INT}"]
-        out.add(ind, f"if {' or '.join(conds)}: _bound_error({vs.name!r}, _v, {lo!r}, {hi!r})", span)
+        test = " or ".join(conds)
+        if _may_be_none(vs):                    # `int or none`: none is stored as it is
+            test = f"_v is not None and ({test})"
+        out.add(ind, f"if {test}: _bound_error({vs.name!r}, _v, {lo!r}, {hi!r})", span)
         out.add(ind, "_o[_i] = _v", span)
 
     # moving components -----------------------------------------------------
@@ -435,6 +441,12 @@ def _tick(out, ind, span, rounds=1):
 _TABLE_ROW = re.compile(r"(\w+)\[[^\[\]]+\]")
 _LITERAL_RANGE = re.compile(r"range\((-?\d+), (-?\d+)\)")
 _LITERAL_LIST = re.compile(r"\[(-?\d+(, -?\d+)*)?\]")
+
+
+def _may_be_none(vs: VarSlot) -> bool:
+    """An `int or none` variable (or a map to them): none passes its bounds as it is."""
+    t = vs.type.value if vs.kind == "map" and isinstance(vs.type, T.MapType) else vs.type
+    return isinstance(t, T.OptType)
 
 
 def _holds_ints(vs: VarSlot) -> bool:
