@@ -58,10 +58,23 @@ class GreedyAgent(Agent):
 
 
 AGENTS = {"random": RandomAgent, "first": FirstAgent, "greedy": GreedyAgent}
+SEARCH = ("mcts", "ismcts")          # tools/search.py, with a budget: mcts:1000
 
 
 def make_agent(name: str, seed: int) -> Agent:
+    """A bot by name: `random`, `first`, `greedy`, or a search bot with its budget of
+    iterations after a colon (`mcts:1000`, `ismcts:500`; 1000 if none is given)."""
+    base, colon, budget = name.partition(":")
+    if base in SEARCH:
+        from .search import ISMCTSAgent, MCTSAgent
+        if colon and not (budget.isdigit() and int(budget) >= 1):
+            raise ValueError(f"bot '{name}': the budget after ':' is a number of iterations, 1 or more")
+        cls = MCTSAgent if base == "mcts" else ISMCTSAgent
+        return cls(seed, int(budget) if colon else 1000)
+    if colon:
+        raise ValueError(f"bot '{name}': only {' and '.join(SEARCH)} take a budget")
     try:
         return AGENTS[name](seed)
     except KeyError:
-        raise ValueError(f"unknown bot '{name}' (bots: {', '.join(AGENTS)})") from None
+        raise ValueError(f"unknown bot '{name}' (bots: {', '.join(AGENTS)}, "
+                         f"{', '.join(b + ':N' for b in SEARCH)})") from None

@@ -258,6 +258,28 @@ def _log_dir_problem(log_dir: str, seed: int, games: int) -> str | None:
     return None
 
 
+# --------------------------------------------------------------------- tournament
+
+def cmd_tournament(args) -> int:
+    from .tournament import format_report, report, run
+    from interpreter.loader import load_game
+    bots = _split(args.bots)
+    options = _options(args)
+    game = load_game(args.rules, modules=_split(args.with_), players=args.players, options=options)
+    if not bots:
+        print(safe(f"regola tournament: give --bots, one per seat ({game.num_players})"), file=sys.stderr)
+        return 2
+    records = run(args.rules, game.num_players, bots, args.games, seed=args.seed, modules=_split(args.with_),
+                  options=options, jobs=args.jobs, progress=sys.stderr.isatty() and not args.json,
+                  executor=args.executor, ray_address=args.ray_address, max_moves=args.max_moves)
+    d = report(records, game.title, game.num_players, args.seed)
+    if args.json:
+        print(json.dumps(d, indent=2))
+    else:
+        print(safe(format_report(d)))
+    return 0
+
+
 # --------------------------------------------------------------------- play
 
 def cmd_play(args) -> int:
@@ -437,6 +459,22 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-seconds", type=positive_int, default=None, metavar="S",
                    help="seconds the rules may run between two decisions (default 30)")
     s.set_defaults(func=cmd_simulate)
+
+    tn = sub.add_parser("tournament", help="bots against each other, seats rotated: win rates, scores, Elo")
+    tn.add_argument("rules", help="a bundled game (e.g. lungarno) or a path")
+    tn.add_argument("--players", type=whole_number, default=None)
+    tn.add_argument("--bots", action="append", help="one bot per seat, comma separated (mcts:N, ismcts:N, greedy, random)")
+    tn.add_argument("--games", type=positive_int, default=40, help="games (a multiple of the players rotates evenly)")
+    tn.add_argument("--seed", type=whole_number, default=0)
+    tn.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
+    tn.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option")
+    tn.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
+    tn.add_argument("--executor", choices=["local", "ray"], default="local",
+                    help="where the games run: local processes, or Ray (regola[ray])")
+    tn.add_argument("--ray-address", default=None, help="a Ray cluster to join (default: a local Ray)")
+    tn.add_argument("--max-moves", type=positive_int, default=100_000, metavar="N")
+    tn.add_argument("--json", action="store_true")
+    tn.set_defaults(func=cmd_tournament)
 
     pl = sub.add_parser("play", help="play in the terminal against bots")
     pl.add_argument("rules", nargs="?")

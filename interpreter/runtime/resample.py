@@ -19,7 +19,9 @@ know, from the declarations alone (nothing here is written per game):
   copies of the chosen components as were chosen stay where they are.
 
 The shuffle is a random walk of swaps between two places (a swap is made when each
-component may go to the other's place), started from the real state: every arrangement
+component may go to the other's place), started from an arrangement that depends only on
+what the player knows (never on the real one, so two states the player cannot tell apart
+give the same redraws for the same `rng`): every arrangement
 allowed by `holds` can be reached by such swaps when the places of a record type are
 connected by them, and the walk has the uniform distribution over them as its limit; a
 number of steps proportional to the components moved mixes it well in practice.
@@ -130,6 +132,7 @@ def _shuffle(game, s, items, pinned, rng):
     if n < 2:
         return
     allowed = _Allowed(game, s)
+    _canonical(items, allowed)
     rand = rng.random
     for _ in range(SWEEPS * n):
         a = items[int(rand() * n)]
@@ -141,6 +144,48 @@ def _shuffle(game, s, items, pinned, rng):
             a[1], b[1] = kb, ka
             _move(pa, ka, kb)
             _move(pb, kb, ka)
+
+
+def _canonical(items, allowed) -> bool:
+    """Start from an arrangement that depends only on what the player knows (the places, their
+    sizes, the components among them), not on the real one: each place in turn, the most
+    constrained first, takes the lowest kinds it may hold. The walk then starts from the same
+    arrangement for every state the player cannot tell apart, so the result depends on the
+    real arrangement in no way. False (and the real arrangement kept) if this greedy filling
+    gets stuck, which `holds` conditions that split the components into groups never do."""
+    places, slots = [], {}
+    for it in items:
+        key = id(it[0])
+        if key not in slots:
+            slots[key] = []
+            places.append(it[0])
+        slots[key].append(it)
+    remaining: dict = {}
+    for it in items:
+        remaining[it[1]] = remaining.get(it[1], 0) + 1
+    kinds = sorted(remaining)
+    order = sorted(range(len(places)), key=lambda i: (sum(1 for k in kinds if allowed(places[i], k)), i))
+    plan = {}
+    for i in order:
+        place = places[i]
+        need, take = len(slots[id(place)]), []
+        for k in kinds:
+            if remaining[k] and allowed(place, k):
+                n = min(need - len(take), remaining[k])
+                take += [k] * n
+                if len(take) == need:
+                    break
+        if len(take) < need:
+            return False
+        for k in take:
+            remaining[k] -= 1
+        plan[id(place)] = take
+    for place in places:
+        for it, new in zip(slots[id(place)], plan[id(place)]):
+            if it[1] != new:
+                _move(place, it[1], new)
+                it[1] = new
+    return True
 
 
 def _move(place, old, new):

@@ -1,0 +1,137 @@
+"""Search bots (tools/search.py: mcts, ismcts) and tournaments (tools/tournament.py)."""
+
+import json
+import random
+
+import pytest
+
+from interpreter.loader import load_game
+from regola_tools import cli
+from regola_tools.agents import make_agent
+from regola_tools.search import ISMCTSAgent, MCTSAgent
+from regola_tools.tournament import elo, report, run, seating, wilson
+from rules_helpers import random_moves
+
+
+@pytest.mark.parametrize("name, words", [
+    ("mcts:0", "a number of iterations, 1 or more"), ("mcts:x", "a number of iterations"),
+    ("random:5", "only mcts and ismcts take a budget"), ("alphazero", "unknown bot 'alphazero'"),
+])
+def test_bad_bot_names_are_refused_with_what_is_allowed(name, words):
+    with pytest.raises(ValueError, match=words):
+        make_agent(name, 0)
+
+
+def test_a_budget_is_iterations():
+    assert make_agent("mcts:25", 0).iterations == 25
+    assert make_agent("ismcts", 0).iterations == 1000
+    assert isinstance(make_agent("ismcts:3", 0), ISMCTSAgent)
+
+
+def _play_moves(game, texts):
+    s = game.new_initial_state(0)
+    for t in texts:
+        game.apply(s, t)
+    return s
+
+
+def test_mcts_takes_a_win_and_blocks_a_loss_at_tic_tac_toe():
+    game = load_game("tic-tac-toe")
+    bot = MCTSAgent(1, 300)
+    # X at 0 and 1, O at 3 and 4: X to move wins at 2
+    names = [game.move_str(game.new_initial_state(0), m) for m in game.legal_moves(game.new_initial_state(0))]
+    s = _play_moves(game, [names[0], names[3], names[1], names[4]])
+    m = bot.choose(game, s, game.legal_moves(s))
+    assert game.move_str(s, m) == names[2]
+    # X at 0 and 8, O at 4 and 1: O threatens 7; X must block there
+    s = _play_moves(game, [names[0], names[4], names[8], names[1]])
+    m = bot.choose(game, s, game.legal_moves(s))
+    assert game.move_str(s, m) == names[7]
+
+
+def test_search_never_touches_the_real_state_or_its_future_draws():
+    game = load_game("cant-stop", players=2)
+    s = game.new_initial_state(4)
+    while game.is_chance(s):
+        game.step_chance(s)
+    before = game.dump(s)
+    MCTSAgent(0, 50).choose(game, s, game.legal_moves(s))
+    assert game.dump(s) == before
+
+
+@pytest.mark.parametrize("rules, players", [("love-letter", 3), ("hanabi", 3), ("sushi-go", 3), ("lungarno", 2)])
+def test_ismcts_never_uses_what_the_mover_cannot_see(rules, players):
+    """Two states the mover cannot tell apart (the real one and a redraw of it) give the same
+    redraws for the same generator and the same move from the same bot."""
+    game = load_game(rules, players=players)
+    rng = random.Random(2)
+    checked = 0
+    for seed in range(8):
+        s = game.new_initial_state(seed)
+        random_moves(game, s, rng, limit=rng.randrange(2, 30))
+        while game.is_chance(s):
+            game.step_chance(s)
+        if game.is_terminal(s):
+            continue
+        p = game.current_player(s)
+        other = game.resample(s, p, rng)
+        assert game.resample(s, p, random.Random(9)).v == game.resample(other, p, random.Random(9)).v
+        a = ISMCTSAgent(seed, 40).choose(game, s, game.legal_moves(s))
+        b = ISMCTSAgent(seed, 40).choose(game, other, game.legal_moves(other))
+        assert a == b
+        checked += 1
+    assert checked >= 4
+
+
+def test_seats_rotate_so_every_bot_sits_everywhere():
+    bots = ["a", "b", "c"]
+    seats = [seating(bots, g) for g in range(6)]
+    for i in range(3):
+        assert sorted(s[i] for s in seats) == ["a", "a", "b", "b", "c", "c"]
+
+
+def test_a_tournament_is_reproducible_whatever_the_number_of_jobs():
+    one = run("tic-tac-toe", 2, ["mcts:30", "random"], 8, seed=3)
+    two = run("tic-tac-toe", 2, ["mcts:30", "random"], 8, seed=3, jobs=2)
+    assert [(r.index, r.seats, r.scores, r.winners) for r in one] == [(r.index, r.seats, r.scores, r.winners) for r in two]
+    d = report(one, "Tic-Tac-Toe", 2, 3)
+    stats = {b["bot"]: b for b in d["bots"]}
+    assert stats["mcts:30"]["seats"] == 8 and stats["random"]["seats"] == 8
+    assert stats["mcts:30"]["wins"] + stats["random"]["wins"] == 8    # a draw is half a win each
+    assert stats["mcts:30"]["elo"] > 1500 > stats["random"]["elo"]
+
+
+def test_wilson_and_elo_behave():
+    lo, hi = wilson(9, 10)
+    assert 0.59 < lo < 0.6 and 0.98 < hi < 0.99          # the textbook interval for 9 of 10
+    assert wilson(0, 0) == (0.0, 0.0)
+    from regola_tools.tournament import GameRecord
+    recs = [GameRecord(i, ["a", "b"] if i % 2 else ["b", "a"], [1, 0] if i % 2 else [0, 1], [i % 2 == 0 and 1 or 0], 5)
+            for i in range(10)]
+    r = elo(recs)                                          # a wins every game
+    assert r["a"] > 1700 and r["b"] < 1300 and abs(r["a"] + r["b"] - 3000) < 1e-6
+
+
+def test_the_tournament_command(capsys):
+    assert cli.main(["tournament", "tic-tac-toe", "--bots", "mcts:20,random", "--games", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "4 games (seats rotated)" in out and "mcts:20" in out and "Elo" in out
+    assert cli.main(["tournament", "tic-tac-toe", "--bots", "random,random", "--games", "4", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["bots"][0]["bot"] == "random" and d["bots"][0]["seats"] == 8
+    assert cli.main(["tournament", "tic-tac-toe", "--bots", "random", "--games", "2"]) == 1
+    assert "one bot per seat (2), not 1" in capsys.readouterr().err
+    assert cli.main(["tournament", "tic-tac-toe", "--bots", "mcts:0,random", "--games", "2"]) == 1
+    assert "1 or more" in capsys.readouterr().err
+
+
+def test_simulate_takes_search_bots(capsys):
+    assert cli.main(["simulate", "connect-four", "--bots", "mcts:20,random", "--games", "2"]) == 0
+    assert "mcts:20" in capsys.readouterr().out
+
+
+def test_tournaments_on_ray_give_the_same_results():
+    pytest.importorskip("ray")
+    local = run("tic-tac-toe", 2, ["mcts:10", "random"], 4, seed=1)
+    on_ray = run("tic-tac-toe", 2, ["mcts:10", "random"], 4, seed=1, jobs=2, executor="ray")
+    assert [(r.seats, r.scores) for r in local] == [(r.seats, r.scores) for r in on_ray]
