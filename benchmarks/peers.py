@@ -147,7 +147,7 @@ def make_regola(rules: str):
         try:
             from regola import load_game
         except ImportError:
-            from interpreter.loader import load_game
+            from regola.loader import load_game
     except ImportError as e:
         raise Skip(f"cannot import Regola ({e})") from None
     p = Path(rules)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.loader import load_game  # noqa: E402
+from regola.loader import load_game  # noqa: E402
 
 
 def run(rules: str, players: int | None, games: int, seed: int, modules: list[str], repeat: int) -> dict:

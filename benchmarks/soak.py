@@ -27,10 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.compose import ModuleSelectionError, player_range, read_game, select_modules  # noqa: E402
-from interpreter.loader import load_game  # noqa: E402
-from interpreter.resources import bundled_games, find_rules  # noqa: E402
-from interpreter.snippets import SnippetCompiler  # noqa: E402
+from regola.compose import ModuleSelectionError, player_range, read_game, select_modules  # noqa: E402
+from regola.loader import load_game  # noqa: E402
+from regola.resources import bundled_games, find_rules  # noqa: E402
+from regola.snippets import SnippetCompiler  # noqa: E402
 
 # invariants the soak tests do not check once the game is over: Lorenzo's family members
 # stay on the board after the last round (availability is reset by a next round that never comes)

@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.loader import load_game  # noqa: E402
+from regola.loader import load_game  # noqa: E402
 
 CONFIGS = [
     ("lungarno", 2, ()), ("lungarno", 3, ()), ("lungarno", 4, ()), ("lungarno", 5, ()),

@@ -584,7 +584,7 @@ class VarInternal(Node):
 
 
 class VarHolds(Node):
-    """`holds c where COND` on a zone: the components it may hold, as far as anyone can tell
+    """`holds c where COND` on the line under a zone: the components it may hold, as far as anyone can tell
     (what a determinization may put there: runtime/resample.py). COND reads `c`, the zone's
     `key` (keyed zones, slots, rows) and its `owner` (per-player zones), and the state."""
     var: str
@@ -596,6 +596,7 @@ class VarDecl(Node):
     type: TypeExpr
     options: list[Node] = []
     init: Optional[Expr] = None
+    holds: Optional[VarHolds] = None
 
 
 class GlobalDecl(Decl):

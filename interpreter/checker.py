@@ -837,7 +837,7 @@ class Checker:
             self.p.top[v.name].type = t
         is_zone = isinstance(t, (T.ZoneType, T.KeyedZones))
         vi.internal = any(isinstance(o, ast.VarInternal) for o in v.options)
-        for o in v.options:
+        for o in ([v.holds] if v.holds is not None else []):
             if isinstance(o, ast.VarHolds):
                 if not is_zone:
                     self.error(o, "E154", f"'holds' says which components a zone may hold; '{v.name}' is {t}")

@@ -1,4 +1,8 @@
-"""`holds c where COND` on a zone declaration: which components the zone may hold.
+"""`holds c where COND` under a zone's declaration: which components the zone may hold.
+
+    deck: stack of Dev by CardType, hidden
+        holds c where c.type == key and c.period == period
+
 
 A determinization (runtime/resample.py) redraws what a player cannot see: the components in
 hidden zones, in other players' private zones and in the player's own `others` zone are
@@ -24,7 +28,7 @@ def def_name(var: str) -> str:
 
 
 def holds_option(v: ast.VarDecl):
-    return next((o for o in v.options if isinstance(o, ast.VarHolds)), None)
+    return v.holds
 
 
 def key_type_name(z: ast.ZoneType):

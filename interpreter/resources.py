@@ -23,11 +23,11 @@ def _package_dir(package: str, checkout_dir: str) -> Path:
 
 
 def grammar_path() -> Path:
-    return _package_dir("regola_grammar", "grammar") / "regola.lark"
+    return _package_dir("regola.grammar", "grammar") / "regola.lark"
 
 
 def rules_dir() -> Path:
-    return _package_dir("regola_rules", "rules")
+    return _package_dir("regola.rules", "rules")
 
 
 def bundled_games() -> list[str]:

@@ -211,6 +211,29 @@ class SelectionType(ListType):
             prev = b
         return idx
 
+    def unrank(self, idx: int) -> tuple:
+        """The selection at position idx (the inverse of `rank`)."""
+        from math import comb
+        n = self.kinds
+        for k in range(self.lo, self.hi + 1):
+            count = comb(n + k - 1, k)
+            if idx >= count:
+                idx -= count
+                continue
+            total, prev, out = n + k - 1, -1, []
+            for i in range(k):
+                x = prev + 1
+                while True:
+                    c = comb(total - 1 - x, k - 1 - i)
+                    if idx < c:
+                        break
+                    idx -= c
+                    x += 1
+                out.append(x - i)
+                prev = x
+            return tuple(out)
+        raise IndexError("no selection has this position")
+
 
 @dataclass(frozen=True)
 class OptType(Type):

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from regola_tools.scenarios import ScenarioError, load_file, run_scenario
+from regola.tools.scenarios import ScenarioError, load_file, run_scenario
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import textwrap
 
-from interpreter.loader import check_rules, load_game
+from regola.loader import check_rules, load_game
 
 
 def write(tmp_path, text, name="game", files=None):
@@ -75,7 +75,7 @@ def assert_save_and_load_continue_identically(game, seed, cut_range):
 
 def rewrite_source(src: str, transform) -> str:
     """Python source (4-space indents) through a codegen pass on Lines, back as source."""
-    from interpreter.codegen.lines import Lines, Module
+    from regola.codegen.lines import Lines, Module
     lines = Lines()
     for raw in src.strip("\n").splitlines():
         stripped = raw.lstrip(" ")
@@ -91,7 +91,7 @@ class SoakReader:
     (ACTIVE, with {k} for the seat)."""
 
     def __init__(self, game, read: dict, invariants, playing=(), active=()):
-        from interpreter.snippets import SnippetCompiler
+        from regola.snippets import SnippetCompiler
         sc = SnippetCompiler(game)
         self.fns = {k: sc.expression(v) for k, v in read.items()}
         self.always = [(n, sc.expression(t)) for n, t in invariants]

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
+from regola.loader import load_game
 from rules_helpers import SoakReader
 
 GAMES = {2: 120, 3: 100, 4: 80}       # 300 games in all

@@ -5,7 +5,7 @@ import json
 import sys
 
 
-from regola_tools.cli import main
+from regola.tools.cli import main
 
 
 def run(capsys, *args):

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import load_game
-from interpreter.snippets import SnippetCompiler
-from regola_tools.cli import main
-from regola_tools.scenarios import ScenarioError, load_file
-from regola_tools.view import render_view
+from regola import load_game
+from regola.snippets import SnippetCompiler
+from regola.tools.cli import main
+from regola.tools.scenarios import ScenarioError, load_file
+from regola.tools.view import render_view
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -405,9 +405,9 @@ def test_every_importable_game_directory_is_a_listed_package():
     assert games
     for g in games:
         if g.isidentifier():
-            assert f"regola_rules.{g}" in conf["packages"], g
-    assert conf["package-dir"]["regola_rules"] == "rules"
-    assert "*/*.regola" in conf["package-data"]["regola_rules"]
+            assert f"regola.rules.{g}" in conf["packages"], g
+    assert conf["package-dir"]["regola.rules"] == "rules"
+    assert "*/*.regola" in conf["package-data"]["regola.rules"]
 
 
 def test_scenario_rules_are_found_next_to_the_scenario_file(tmp_path, capsys, monkeypatch):

@@ -1,8 +1,8 @@
 """The loop-invariant pass (interpreter/codegen/invariants.py): values computed once per loop,
 at the place and under the conditions where the original code computed them."""
 
-from interpreter.codegen.invariants import cache_loop_invariants
-from interpreter.runtime.helpers import HELPERS
+from regola.codegen.invariants import cache_loop_invariants
+from regola.runtime.helpers import HELPERS
 from rules_helpers import rewrite_source
 
 

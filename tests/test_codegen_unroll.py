@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from interpreter.codegen.unroll import unroll_and_fold
+from regola.codegen.unroll import unroll_and_fold
 from rules_helpers import rewrite_source
 
 KNOWN = {"K_GOODS": [0, 1, 2, 3], "K_RES": [0, 1, 2], "A_dr": [0, 1, 1, 1], "A_dc": [1, 0, 1, -1],
@@ -156,7 +156,7 @@ def f(v):
 
 
 def test_functions_too_deep_or_too_large_for_the_passes_are_left_as_they_are():
-    from interpreter.codegen.lines import MAX_REWRITE_NODES, parse_function
+    from regola.codegen.lines import MAX_REWRITE_NODES, parse_function
     deep = "(" * 300 + "1" + ")" * 300                 # beyond Python's parser: left alone
     assert parse_function([(0, "def f():", None), (1, "return " + deep, None)]) is None
     big = " + ".join(["x"] * (MAX_REWRITE_NODES // 2))

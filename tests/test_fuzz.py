@@ -4,7 +4,7 @@ located rules runtime error. Never a traceback, an unpositioned error, a hang or
 blow-up.
 
 Hypothesis drives the input generators of tools/fuzz_inputs.py (derandomized: CI runs the
-same few hundred cases each time; the local runner, `python -m regola_tools.fuzz`, runs
+same few hundred cases each time; the local runner, `python -m regola.tools.fuzz`, runs
 thousands of new ones). The small bundled games are mutated here, the large ones only by the
 local runner (they take seconds a case). Below, a regression test for each kind of failure the
 fuzzer found.
@@ -21,8 +21,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from regola_tools import fuzz
-from regola_tools.fuzz_inputs import Case, make_case, mutate, tokenize
+from regola.tools import fuzz
+from regola.tools.fuzz_inputs import Case, make_case, mutate, tokenize
 
 if not (hasattr(os, "fork") and hasattr(signal, "setitimer")):
     pytest.skip("the fuzzer's worker needs fork and CPU-time alarms (POSIX)", allow_module_level=True)
@@ -143,7 +143,7 @@ def test_the_local_runner_saves_reproducers(tmp_path, worker, monkeypatch):
 
 
 def _check(tmp_path, capsys, data: bytes, name="g.regola"):
-    from regola_tools.cli import main
+    from regola.tools.cli import main
     (tmp_path / name).write_bytes(data)
     code = main(["check", str(tmp_path / name)])
     out = capsys.readouterr()
@@ -174,7 +174,7 @@ def test_a_byte_that_is_not_utf8_after_old_mac_line_ends_is_placed_by_lines(tmp_
 def test_rules_that_run_without_a_decision_stop_at_a_line_of_the_loop(tmp_path):
     """A loop whose rounds each call a procedure that passes (nobody can act) spends the
     step budget between decisions: the error names a line of the loop, not only its unit."""
-    from interpreter.runtime.helpers import RulesRuntimeError
+    from regola.runtime.helpers import RulesRuntimeError
     from rules_helpers import line_of, load
     text = """\
         game g:
@@ -211,7 +211,7 @@ def test_a_long_row_of_cells_has_small_tables(tmp_path, capsys):
     code, out = _check(tmp_path, capsys, text.encode())
     assert code == 0, out
     assert time.perf_counter() - t0 < 10
-    from interpreter.loader import load_game
+    from regola.loader import load_game
     game = load_game(str(tmp_path / "g.regola"), players=2)
     rows = game.ns["ROWC_board"]
     assert len(rows) == 10_000 and all(r is rows[0] for r in rows) and len(rows[0]) == 10_000
@@ -235,7 +235,7 @@ def test_a_long_chain_of_constants_checks(tmp_path, capsys):
         f"const A{n} = 0\nglobal:\n    t: int = A0\nflow:\n    pass\nscore: t\n"
     code, out = _check(tmp_path, capsys, text.encode())
     assert code == 0, out[-2000:]
-    from interpreter.loader import load_game
+    from regola.loader import load_game
     game = load_game(str(tmp_path / "g.regola"), players=2)
     assert game.scores(game.new_initial_state(0)) == [n, n]
 
@@ -256,7 +256,7 @@ def test_a_long_chain_of_component_tables_is_a_diagnostic(tmp_path, capsys):
 
 @pytest.mark.parametrize("game", ["tic-tac-toe", "love-letter"])
 def test_the_api_probe_goes_through_a_bundled_game(game, capsys):
-    from regola_tools.fuzz_probe import probe
+    from regola.tools.fuzz_probe import probe
     root = Path(__file__).parent.parent
     assert probe(str(root / "rules" / game), None, (), 1, 60) == 0, capsys.readouterr().err
 
@@ -271,7 +271,7 @@ def test_the_judge_of_the_probe(tmp_path):
 
 
 def test_a_position_past_the_end_of_a_list_is_said_in_words(tmp_path):
-    from interpreter.runtime.helpers import RulesRuntimeError
+    from regola.runtime.helpers import RulesRuntimeError
     from rules_helpers import line_of, load
     text = """\
         game g:

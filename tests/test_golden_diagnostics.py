@@ -1,7 +1,7 @@
 """Golden diagnostics: every bad rules file under tests/golden/diagnostics/ is rendered by the
 `regola` command and compared with its .out file.
 
-Regenerate the expected outputs with `.venv/bin/python -m regola_tools.golden --update` (and
+Regenerate the expected outputs with `.venv/bin/python -m regola.tools.golden --update` (and
 read the diff before committing it: each .out file is what a rules author sees).
 """
 
@@ -13,9 +13,9 @@ import sys
 
 import pytest
 
-from interpreter.diagnostics import _shown
+from regola.diagnostics import _shown
 
-from regola_tools import golden
+from regola.tools import golden
 
 CASES = golden.cases()
 HEADER = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<sev>error|warning)\[(?P<code>[EW]\d{3})\]: (?P<msg>.+)$")
@@ -36,7 +36,7 @@ def test_golden_output(case):
     expected = case.out_path.read_text(encoding="utf-8")
     assert actual == expected, (
         f"output of 'regola {' '.join(case.argv())}' changed "
-        f"(if intended: python -m regola_tools.golden --update {case.name})\n" + golden.diff(case))
+        f"(if intended: python -m regola.tools.golden --update {case.name})\n" + golden.diff(case))
     # the exit status follows the output: 1 when anything is an error, 0 for warnings only
     is_error = any(m and m.group("sev") == "error" for m in map(HEADER.match, actual.splitlines())) \
         or actual.startswith("regola ")
@@ -97,8 +97,8 @@ def test_duplicate_definition_notes_the_first_definition():
 
 
 def test_golden_tool_check_mode_agrees(tmp_path):
-    """`python -m regola_tools.golden` (no --update) exits 0 when every case agrees."""
-    res = subprocess.run([sys.executable, "-m", "regola_tools.golden", "unknown_name", "zone_misuse"],
+    """`python -m regola.tools.golden` (no --update) exits 0 when every case agrees."""
+    res = subprocess.run([sys.executable, "-m", "regola.tools.golden", "unknown_name", "zone_misuse"],
                          capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert res.returncode == 0, res.stdout + res.stderr
     assert "2 of 2 golden cases agree" in res.stdout

@@ -23,7 +23,7 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
+from regola.loader import load_game
 from rules_helpers import SoakReader
 
 GAMES = {2: 80, 3: 80, 4: 70, 5: 70}   # 300 games

@@ -8,8 +8,8 @@ import textwrap
 
 import pytest
 
-from interpreter.runtime.game import IllegalMove
-from interpreter.runtime.helpers import RulesRuntimeError
+from regola.runtime.game import IllegalMove
+from regola.runtime.helpers import RulesRuntimeError
 from rules_helpers import errors, line_of, load, moves
 
 

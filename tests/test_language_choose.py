@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.diagnostics import RulesError
-from interpreter.runtime.game import IllegalMove
-from interpreter.runtime.helpers import RulesRuntimeError
+from regola.diagnostics import RulesError
+from regola.runtime.game import IllegalMove
+from regola.runtime.helpers import RulesRuntimeError
 from rules_helpers import errors, load as _load, moves, trace
 
 

@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from interpreter.diagnostics import RulesError
-from interpreter.snippets import SnippetCompiler
+from regola.diagnostics import RulesError
+from regola.snippets import SnippetCompiler
 from rules_helpers import errors, load
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.runtime.game import IllegalMove
-from interpreter.runtime.helpers import RulesRuntimeError
+from regola.runtime.game import IllegalMove
+from regola.runtime.helpers import RulesRuntimeError
 from rules_helpers import diagnostics, load, moves, trace
 
 

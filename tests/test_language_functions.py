@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from interpreter.snippets import SnippetCompiler
+from regola.snippets import SnippetCompiler
 from rules_helpers import errors, load
 
 
@@ -103,7 +103,7 @@ def test_me_is_the_player_evaluating(funcs):
 
 
 def test_player_seat_out_of_range_is_a_rules_error(funcs):
-    from interpreter.runtime.helpers import RulesRuntimeError
+    from regola.runtime.helpers import RulesRuntimeError
     _, _, ev = funcs
     with pytest.raises(RulesRuntimeError, match=r"player\(4\): seats are numbered 1 to 3"):
         ev("player(4).coins")

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.loader import load_game
-from interpreter.runtime.helpers import RulesRuntimeError
-from interpreter.snippets import SnippetCompiler
+from regola.loader import load_game
+from regola.runtime.helpers import RulesRuntimeError
+from regola.snippets import SnippetCompiler
 from rules_helpers import errors, write
 
 

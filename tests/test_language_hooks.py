@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from interpreter.diagnostics import RulesError
-from regola_tools import logs
-from regola_tools.match import agents_for, play, replay
+from regola.diagnostics import RulesError
+from regola.tools import logs
+from regola.tools.match import agents_for, play, replay
 from rules_helpers import errors, load, moves
 
 HOOKS = """
@@ -157,7 +157,7 @@ def test_a_game_may_span_files_and_records_have_defaults_and_several_tables(tmp_
     import textwrap
     (d / "game.regola").write_text(textwrap.dedent(PARTS))
     (d / "data.regola").write_text(textwrap.dedent(DATA))
-    from interpreter.loader import load_game
+    from regola.loader import load_game
     game = load_game(str(d), players=2)
     assert game.scores(game.new_initial_state()) == [23, 23]     # 1 + 1 + 2*10, plus one gold
     (d / "data.regola").write_text(textwrap.dedent(DATA).replace("part of g", "part of h"))

@@ -167,8 +167,8 @@ def test_scenario_expressions_ask_knows_without_changing_the_game(tmp_path):
     """A scenario's `knows(p, X)` on a variable the rules never show: its owner knows it, no
     one else; a scenario cannot show it (who knows it is not kept), and asking changes
     nothing in the loaded game."""
-    from interpreter.diagnostics import RulesError
-    from interpreter.snippets import SnippetCompiler
+    from regola.diagnostics import RulesError
+    from regola.snippets import SnippetCompiler
     game = load(tmp_path, WAGER, name="never")
     fingerprint = game.fingerprint
     sc = SnippetCompiler(game)

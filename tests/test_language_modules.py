@@ -7,9 +7,9 @@ import textwrap
 
 import pytest
 
-from interpreter.compose import ModuleSelectionError
-from interpreter.diagnostics import RulesError
-from interpreter.loader import check_rules, load_game
+from regola.compose import ModuleSelectionError
+from regola.diagnostics import RulesError
+from regola.loader import check_rules, load_game
 
 BASE = """
 game market:
@@ -389,7 +389,7 @@ def test_an_added_field_needs_a_default_and_a_new_name(tmp_path):
 
 def test_players_may_be_one_number(tmp_path):
     """`players 2` is `players 2..2`; `players 0` is refused like `players 0..0`."""
-    from interpreter.compose import read_game
+    from regola.compose import read_game
     from rules_helpers import write
     src = read_game(write(tmp_path, "game g:\n    players 3\nflow:\n    pass\nscore: 0\n", name="one"))
     assert (src.min_players, src.max_players) == (3, 3)

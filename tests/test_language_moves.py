@@ -8,8 +8,8 @@ import json
 
 import pytest
 
-from interpreter.loader import load_game
-from interpreter.runtime.game import IllegalMove, StateError
+from regola.loader import load_game
+from regola.runtime.game import IllegalMove, StateError
 from rules_helpers import load, moves, write
 
 

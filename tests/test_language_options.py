@@ -5,12 +5,12 @@ import json
 
 import pytest
 
-from interpreter.diagnostics import RulesError, render_all
-from interpreter.loader import load_game
-from interpreter.options import OptionError, option_values
+from regola.diagnostics import RulesError, render_all
+from regola.loader import load_game
+from regola.options import OptionError, option_values
 from rules_helpers import errors, write
-from regola_tools import cli, logs
-from regola_tools.match import replay
+from regola.tools import cli, logs
+from regola.tools.match import replay
 
 RACE = """
 game race:
@@ -219,7 +219,7 @@ def test_info_lists_the_options_and_check_takes_them(tmp_path, capsys):
 
 def test_a_saved_game_resumes_with_its_options(tmp_path):
     import io
-    from regola_tools.play import PlaySession, resume
+    from regola.tools.play import PlaySession, resume
     d = str(write(tmp_path, RACE))
     g = load_game(d, players=3, options={"first": 3, "goal": 9})
     save = tmp_path / "save.json"

@@ -6,7 +6,7 @@ from itertools import combinations_with_replacement
 
 import pytest
 
-from interpreter import types as T
+from regola import types as T
 from rules_helpers import errors, load
 
 MARKET = """
@@ -62,7 +62,7 @@ def test_one_move_per_distinct_selection_in_canonical_order(game):
 
 
 def test_a_selection_refused_says_why(game):
-    from interpreter.runtime.game import IllegalMove
+    from regola.runtime.game import IllegalMove
     s = game.new_initial_state(0)
     for text in ("sell([r, b])", "sell([r, r, r])", "sell([g])"):
         with pytest.raises(IllegalMove):

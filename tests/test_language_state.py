@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from interpreter.runtime.helpers import RulesRuntimeError
-from interpreter.snippets import SnippetCompiler
+from regola.runtime.helpers import RulesRuntimeError
+from regola.snippets import SnippetCompiler
 from rules_helpers import errors, line_of, load
 
 
@@ -733,7 +733,7 @@ def test_an_int_or_none_variable_with_bounds_can_be_set_to_none(tmp_path):
         score: 0
         """)
     import pytest as _pytest
-    from interpreter.runtime.helpers import RulesRuntimeError
+    from regola.runtime.helpers import RulesRuntimeError
     with _pytest.raises(RulesRuntimeError, match="b"):
         game.new_initial_state(0)           # 7 is outside 0..5: the bound still holds
     game2 = load(tmp_path, """

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from interpreter.runtime.game import IllegalMove
+from regola.runtime.game import IllegalMove
 from rules_helpers import errors, load, moves
 
 TRACK = """
@@ -176,7 +176,7 @@ def test_groups_of_actions_and_modules_extending_them(tmp_path):
     bad = mod.replace("extend actions turn: c", "extend actions tur: c")
     errs = errors(tmp_path, GROUPS, name="g3", files={"more": bad})
     assert errs == [] or True          # the module is optional: checked only when chosen
-    from interpreter.diagnostics import RulesError
+    from regola.diagnostics import RulesError
     with pytest.raises(RulesError, match="no group of actions 'tur'"):
         load(tmp_path, GROUPS, name="g4", files={"more": bad}, modules=["more"])
 
@@ -304,7 +304,7 @@ def test_declared_events_may_have_no_handler_and_modules_handle_them(tmp_path):
     bad = mod.replace("on ping(n: int):", "on ping(n: bool):").replace("[n]", "[1]")
     errs = errors(tmp_path, EVENTS, name="g3", files={"listen": bad})
     assert errs == []                                   # optional modules are checked when chosen
-    from interpreter.diagnostics import RulesError
+    from regola.diagnostics import RulesError
     with pytest.raises(RulesError, match=r"E105.*takes \(n: bool\); the event has \(n: int\)"):
         load(tmp_path, EVENTS, name="g4", files={"listen": bad}, modules=["listen"])
 

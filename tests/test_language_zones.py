@@ -6,9 +6,9 @@ import textwrap
 
 import pytest
 
-from interpreter.runtime.game import IllegalMove
-from interpreter.runtime.helpers import RulesRuntimeError
-from interpreter.snippets import SnippetCompiler
+from regola.runtime.game import IllegalMove
+from regola.runtime.helpers import RulesRuntimeError
+from regola.snippets import SnippetCompiler
 from rules_helpers import errors, load, moves
 
 

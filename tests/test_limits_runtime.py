@@ -3,8 +3,8 @@ with a rules runtime error naming the rule's line (docs/engine.md, "Limits at ru
 
 import pytest
 
-from interpreter.limits import MAX_RANGE
-from interpreter.runtime.helpers import RulesRuntimeError
+from regola.limits import MAX_RANGE
+from regola.runtime.helpers import RulesRuntimeError
 from rules_helpers import load
 
 HEAD = "game bad:\n    players 2..2\n\nglobal:\n    t: int = 0\n\n"
@@ -100,7 +100,7 @@ def test_a_range_at_the_limit_is_allowed(tmp_path):
 
 
 def _cli(capsys, *args):
-    from regola_tools.cli import main
+    from regola.tools.cli import main
     code = main(list(args))
     out = capsys.readouterr()
     return code, out.out, out.err
@@ -127,7 +127,7 @@ def test_simulate_max_steps_sets_the_budget_between_decisions(tmp_path, capsys):
     assert code == 1 and "busy.regola:8:" in err and "loops ran more rounds" in err
     code, out, err = _cli(capsys, "simulate", str(d), "--games", "1", "--max-steps", "10000")
     assert code == 0, err
-    from interpreter.loader import load_game
+    from regola.loader import load_game
     assert load_game(str(d), players=2).STEP_BUDGET == 2_000_000      # put back after the run
 
 
@@ -156,8 +156,8 @@ def test_numbers_up_to_the_limit_are_fine(tmp_path):
 def test_what_the_compiler_cannot_write_is_a_positioned_diagnostic(tmp_path, monkeypatch):
     """Defence in depth: a gap in the checker (CodegenError) or compiled code past Python's
     own limits (SyntaxError) is a diagnostic at a rule, never a traceback."""
-    from interpreter.codegen import program
-    from interpreter.diagnostics import RulesError
+    from regola.codegen import program
+    from regola.diagnostics import RulesError
     body = "flow:\n    t += 1\nscore: t\n"
     real = program.ProgramCompiler.compile
 
@@ -194,7 +194,7 @@ def test_the_watchdog_stops_what_the_budgets_cannot_count(tmp_path, monkeypatch,
     """Loops nested in a def, or exponential recursion: no counted budget sees them; the
     watchdog stops the run after its time limit, at the line it had reached."""
     import time
-    from interpreter.runtime import watchdog
+    from regola.runtime import watchdog
     monkeypatch.setattr(watchdog, "limit_seconds", 1.0)
     game, start = _start(tmp_path, body)
     t0 = time.monotonic()
@@ -205,7 +205,7 @@ def test_the_watchdog_stops_what_the_budgets_cannot_count(tmp_path, monkeypatch,
 
 
 def test_simulate_max_seconds(tmp_path, capsys):
-    from interpreter.runtime import watchdog
+    from regola.runtime import watchdog
     body = "def f(n: int) -> int = 0 if n == 0 else f(n - 1) + f(n - 1) + 1\nflow:\n    t = f(60)\nscore: t\n"
     d = tmp_path / "slow"
     d.mkdir()
@@ -219,7 +219,7 @@ def test_simulate_max_seconds(tmp_path, capsys):
 
 
 def test_a_constant_that_takes_too_long_to_evaluate_is_a_diagnostic(tmp_path, monkeypatch):
-    from interpreter.runtime import watchdog
+    from regola.runtime import watchdog
     from rules_helpers import errors
     monkeypatch.setattr(watchdog, "limit_seconds", 1.0)
     errs = errors(tmp_path, HEAD + "const X = count(a for a in range(0, 1000000) where any(b > a for b in "

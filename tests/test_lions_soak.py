@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
-from interpreter.snippets import SnippetCompiler
+from regola.loader import load_game
+from regola.snippets import SnippetCompiler
 from rules_helpers import assert_save_and_load_continue_identically
 
 MODULES = ["croesus", "pactolus", "craftsmen", "courtyards", "tomb", "builders", "chariot_race", "estates"]
@@ -113,6 +113,6 @@ def test_save_and_load_at_random_points_continue_identically(mods):
 
 
 def test_tomb_and_estates_are_refused_together():
-    from interpreter.diagnostics import RulesError
+    from regola.diagnostics import RulesError
     with pytest.raises(RulesError, match="cannot be used together"):
         load_game("lions-of-lydia", players=3, modules=["tomb", "estates"])

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
-from interpreter.snippets import SnippetCompiler
+from regola.loader import load_game
+from regola.snippets import SnippetCompiler
 from rules_helpers import assert_save_and_load_continue_identically
 
 CONFIGS = [[], ["advanced"], ["leaders"], ["advanced", "leaders"]]

@@ -16,7 +16,7 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
+from regola.loader import load_game
 from rules_helpers import SoakReader
 
 GAMES = {2: 100, 3: 100, 4: 100}       # 300 matches, some 3,000 rounds in all

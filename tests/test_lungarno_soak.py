@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from interpreter.codegen.tables import area_table
-from interpreter.loader import load_game
-from interpreter.snippets import SnippetCompiler
+from regola.codegen.tables import area_table
+from regola.loader import load_game
+from regola.snippets import SnippetCompiler
 
 GAMES_PER_COUNT = 250          # 1,000 games in all
 

@@ -5,10 +5,10 @@ import io
 import re
 import sys
 
-from interpreter.loader import load_game
-from regola_tools.cli import main
-from regola_tools.narrate import changes, narrate
-from regola_tools.play import PlaySession
+from regola.loader import load_game
+from regola.tools.cli import main
+from regola.tools.narrate import changes, narrate
+from regola.tools.play import PlaySession
 
 
 def test_changes_name_what_changed_and_only_what_the_viewer_sees():
@@ -49,7 +49,7 @@ def test_replay_verbose_tells_every_move(tmp_path, capsys):
 
 def test_internal_variables_are_left_out_of_views_and_narration(tmp_path):
     from rules_helpers import load
-    from regola_tools.view import render_view
+    from regola.tools.view import render_view
     game = load(tmp_path, """
 game g:
     players 2

@@ -1,10 +1,10 @@
-"""Golden playthroughs: regenerate with `python -m regola_tools.playthrough --update`."""
+"""Golden playthroughs: regenerate with `python -m regola.tools.playthrough --update`."""
 
 import difflib
 
 import pytest
 
-from regola_tools.playthrough import GOLDEN, PLAYTHROUGHS, playthrough
+from regola.tools.playthrough import GOLDEN, PLAYTHROUGHS, playthrough
 
 
 @pytest.mark.parametrize("name,rules,players,modules,seed", PLAYTHROUGHS, ids=[p[0] for p in PLAYTHROUGHS])
@@ -14,4 +14,4 @@ def test_playthrough_matches_golden(name, rules, players, modules, seed):
     if got != want:
         diff = "".join(list(difflib.unified_diff(want.splitlines(True), got.splitlines(True),
                                                  "golden", "now", n=2))[:60])
-        pytest.fail(f"{name} changed (if intended: python -m regola_tools.playthrough --update)\n{diff}")
+        pytest.fail(f"{name} changed (if intended: python -m regola.tools.playthrough --update)\n{diff}")

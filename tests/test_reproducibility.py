@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
-from interpreter.runtime.game import StateError
-from regola_tools import logs
-from regola_tools.match import agents_for, play, replay
+from regola.loader import load_game
+from regola.runtime.game import StateError
+from regola.tools import logs
+from regola.tools.match import agents_for, play, replay
 
 
 def _play_random(game, s, rng, limit=None):
@@ -50,7 +50,7 @@ def test_log_replays_exactly(tmp_path):
 
 
 def test_replay_refuses_a_tampered_log(tmp_path):
-    from regola_tools.match import ReplayError
+    from regola.tools.match import ReplayError
     game = load_game("lungarno", players=3)
     res = play(game, agents_for(game, ["random"], 6), seed=6, rules="lungarno", record=True)
     moves = [i for i, e in enumerate(res.log.entries) if e["type"] == "move" and e["move"].startswith("buy_tile")]
@@ -62,7 +62,7 @@ def test_replay_refuses_a_tampered_log(tmp_path):
 
 
 def test_replay_checks_chance_outcomes_against_the_seed(tmp_path):
-    from regola_tools.match import ReplayError
+    from regola.tools.match import ReplayError
     game = load_game("lungarno", players=2)
     res = play(game, agents_for(game, ["random"], 8), seed=8, rules="lungarno", record=True)
     entries = res.log.entries

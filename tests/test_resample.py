@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from rules_helpers import errors, load, random_moves
-from interpreter.loader import load_game
+from regola.loader import load_game
 
 CONFIGS = [
     ("lungarno", 2, []), ("lungarno", 4, []),
@@ -108,11 +108,14 @@ components Card:
     | b1   | blue | 1    | 4     |
     | b2   | blue | 2    | 4     |
 global:
-    reds: stack of Card, holds c where c.suit == red
-    blues: stack of Card, holds c where c.suit == blue
+    reds: stack of Card
+        holds c where c.suit == red
+    blues: stack of Card
+        holds c where c.suit == blue
     shown: pile of Card
 per player:
-    hand: row of 3 Card, private, holds c where c.rank <= key + 1
+    hand: row of 3 Card, private
+        holds c where c.rank <= key + 1
     secret: pile of Card, private
 setup:
     fill reds with [r1, r1, r1, r1, r2, r2, r2, r2]
@@ -163,7 +166,7 @@ def test_holds_keeps_each_component_where_the_declarations_allow_it(tmp_path):
 
 
 def test_holds_on_something_that_is_not_a_zone_is_an_error(tmp_path):
-    text = CARDS.replace("    shown: pile of Card\n", "    shown: pile of Card\n    n: int, holds c where true\n")
+    text = CARDS.replace("    shown: pile of Card\n", "    shown: pile of Card\n    n: int\n        holds c where true\n")
     errs = errors(tmp_path, text)
     assert any(e.code == "E154" and "'n' is int" in e.message for e in errs)
 

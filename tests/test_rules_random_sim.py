@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from interpreter.compose import read_game
-from interpreter.loader import load_game
-from interpreter.resources import bundled_games, find_rules
+from regola.compose import read_game
+from regola.loader import load_game
+from regola.resources import bundled_games, find_rules
 
 
 def _configs():

@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
-from interpreter.runtime.helpers import RulesRuntimeError, _hall, _payments
+from regola.loader import load_game
+from regola.runtime.helpers import RulesRuntimeError, _hall, _payments
 from rules_helpers import write
 
 

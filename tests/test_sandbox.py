@@ -11,8 +11,8 @@ import builtins
 
 import pytest
 
-from interpreter.diagnostics import RulesError
-from interpreter.runtime.game import IllegalMove
+from regola.diagnostics import RulesError
+from regola.runtime.game import IllegalMove
 from rules_helpers import load
 
 # Python names the generated code may use on its own account
@@ -207,7 +207,7 @@ def test_python_syntax_is_not_the_language(tmp_path, text):
 
 def test_the_grammar_cache_is_used_only_from_a_private_directory(tmp_path, monkeypatch):
     import os
-    from interpreter.grammar_cache import cache_file
+    from regola.grammar_cache import cache_file
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
     path = cache_file("grammar", "1.0")
     assert path is not None and path.startswith(str(tmp_path / "regola"))

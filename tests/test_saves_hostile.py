@@ -8,11 +8,11 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
-from interpreter.runtime.game import IllegalMove, RulesRuntimeError, StateError
+from regola.loader import load_game
+from regola.runtime.game import IllegalMove, RulesRuntimeError, StateError
 from rules_helpers import assert_save_and_load_continue_identically, random_moves
-from regola_tools.cli import main
-from regola_tools.logs import LogError, read as read_log
+from regola.tools.cli import main
+from regola.tools.logs import LogError, read as read_log
 
 CONFIGS = [("lungarno", (), 4), ("lions-of-lydia", (), 4),
            ("lorenzo-il-magnifico", ("advanced", "leaders"), 4),

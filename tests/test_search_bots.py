@@ -5,11 +5,11 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
-from regola_tools import cli
-from regola_tools.agents import make_agent
-from regola_tools.search import ISMCTSAgent, MCTSAgent
-from regola_tools.tournament import elo, report, run, seating, wilson
+from regola.loader import load_game
+from regola.tools import cli
+from regola.tools.agents import make_agent
+from regola.tools.search import ISMCTSAgent, MCTSAgent
+from regola.tools.tournament import elo, report, run, seating, wilson
 from rules_helpers import random_moves
 
 
@@ -105,7 +105,7 @@ def test_wilson_and_elo_behave():
     lo, hi = wilson(9, 10)
     assert 0.59 < lo < 0.6 and 0.98 < hi < 0.99          # the textbook interval for 9 of 10
     assert wilson(0, 0) == (0.0, 0.0)
-    from regola_tools.tournament import GameRecord
+    from regola.tools.tournament import GameRecord
     recs = [GameRecord(i, ["a", "b"] if i % 2 else ["b", "a"], [1, 0] if i % 2 else [0, 1], [i % 2 == 0 and 1 or 0], 5)
             for i in range(10)]
     r = elo(recs)                                          # a wins every game

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from interpreter.loader import load_game
-from regola_tools.cli import main
-from regola_tools.play import PlaySession
+from regola.loader import load_game
+from regola.tools.cli import main
+from regola.tools.play import PlaySession
 
 SECRET = "TOP-SECRET-FIRST-LINE: root:x:0:0"
 
@@ -168,7 +168,7 @@ def test_no_value_from_a_private_or_hidden_zone_is_printed_for_another_player(ru
 
 
 def _zone_visibility(game, expr):
-    from interpreter import ast
+    from regola import ast
     if isinstance(expr, ast.Attr) and expr.name in game.prog.pvars:
         return game.prog.pvars[expr.name].visibility
     if isinstance(expr, ast.Name) and expr.name in game.prog.globals:
@@ -214,7 +214,7 @@ def test_control_characters_that_reach_the_terminal_are_escaped(tmp_path, capsys
 
 
 def test_safe_escapes_what_acts_on_a_terminal():
-    from interpreter.textsafe import safe, safe_line
+    from regola.textsafe import safe, safe_line
     assert safe("a\x1b[2Jb\x07c\x7f\x9b\u202e\nd\te") == "a\\x1b[2Jb\\x07c\\x7f\\x9b\\u202e\nd\te"
     assert safe_line("a\nb\tc") == "a\\nb\\tc"
     assert safe("città ♞ 東") == "città ♞ 東"
@@ -245,7 +245,7 @@ def test_a_caret_after_a_tab_stays_under_its_column(tmp_path, capsys):
 def test_a_loaded_state_the_rules_never_make_fails_as_a_located_rules_error():
     """A save whose temporaries pass the shape checks yet hold what the rules never store
     fails later with a rules error, not a Python one."""
-    from interpreter.runtime.helpers import RulesRuntimeError
+    from regola.runtime.helpers import RulesRuntimeError
     game = load_game("lungarno", players=3)
     s = game.new_initial_state(1)
     while not game.is_chance(s):

@@ -16,8 +16,8 @@ import random
 
 import pytest
 
-from interpreter.loader import load_game
-from interpreter.snippets import SnippetCompiler
+from regola.loader import load_game
+from regola.snippets import SnippetCompiler
 
 GAMES = {2: 150, 3: 130, 4: 120, 5: 100}   # 500 games in all
 HAND = {2: 10, 3: 9, 4: 8, 5: 7}           # 4.2

@@ -9,9 +9,9 @@ import re
 import sys
 from pathlib import Path
 
-from interpreter.compose import ModuleSelectionError
-from interpreter.diagnostics import RulesError, render_all
-from interpreter.textsafe import safe
+from regola.compose import ModuleSelectionError
+from regola.diagnostics import RulesError, render_all
+from regola.textsafe import safe
 
 
 def positive_int(text: str) -> int:
@@ -44,15 +44,15 @@ def _split(values) -> list[str]:
 
 def _options(args) -> dict:
     """--option NAME=VALUE, repeated: the game options given on the command line."""
-    from interpreter.options import parse_assignments
+    from regola.options import parse_assignments
     return parse_assignments(getattr(args, "option", None))
 
 
 def cmd_check(args) -> int:
-    from interpreter.checker import check
-    from interpreter.options import normalize as normalize_options
-    from interpreter.compose import compose, player_range, read_game, select_modules
-    from interpreter.resources import find_rules
+    from regola.checker import check
+    from regola.options import normalize as normalize_options
+    from regola.compose import compose, player_range, read_game, select_modules
+    from regola.resources import find_rules
     seen, diags_all, sources_all = set(), [], []
     errors = 0
     targets = []
@@ -146,7 +146,7 @@ def cmd_check(args) -> int:
                 seen.add(key)
                 diags_all.append(unused_diags[key])
         sources_all.append(src.sources)
-    from interpreter.diagnostics import SourceMap
+    from regola.diagnostics import SourceMap
     sm = SourceMap()
     for s in sources_all:
         if s is not None:
@@ -188,12 +188,12 @@ def _file_kind(text: str) -> str:
 
 def cmd_simulate(args) -> int:
     from .simulate import simulate
-    from interpreter.loader import load_game
+    from regola.loader import load_game
     import time
     modules = _split(args.with_)
     bots = _split(args.bots) or ["random"]
     if args.max_seconds is not None:
-        from interpreter.runtime import watchdog
+        from regola.runtime import watchdog
         watchdog.limit_seconds = args.max_seconds
     t0 = time.perf_counter()
     options = _options(args)
@@ -262,7 +262,7 @@ def _log_dir_problem(log_dir: str, seed: int, games: int) -> str | None:
 
 def cmd_tournament(args) -> int:
     from .tournament import format_report, report, run
-    from interpreter.loader import load_game
+    from regola.loader import load_game
     bots = _split(args.bots)
     options = _options(args)
     game = load_game(args.rules, modules=_split(args.with_), players=args.players, options=options)
@@ -289,7 +289,7 @@ def cmd_play(args) -> int:
     if not args.rules:
         print("regola play: give RULES, or --resume FILE", file=sys.stderr)
         return 2
-    from interpreter.loader import load_game
+    from regola.loader import load_game
     game = load_game(args.rules, modules=_split(args.with_), players=args.players, options=_options(args))
     humans = []
     for h in _split(args.human):
@@ -382,8 +382,8 @@ def cmd_test(args) -> int:
 # --------------------------------------------------------------------- info
 
 def cmd_info(args) -> int:
-    from interpreter.compose import read_game
-    from interpreter.resources import bundled_games, find_rules
+    from regola.compose import read_game
+    from regola.resources import bundled_games, find_rules
     if not args.rules:
         for name in bundled_games():
             src = read_game(find_rules(name))
@@ -406,7 +406,7 @@ def cmd_info(args) -> int:
 
 def _option_decls(src):
     """The game options a game's files declare: (module name or None, declaration)."""
-    from interpreter import ast
+    from regola import ast
     out = [(None, d) for d in src.base.decls if isinstance(d, ast.OptionDecl)]
     for name, m in sorted(src.modules.items()):
         out += [(name, d) for d in m.program.decls if isinstance(d, ast.OptionDecl)]
@@ -415,8 +415,8 @@ def _option_decls(src):
 
 def describe_option(d) -> str:
     """`first_player: Player = player(1)  who plays first`: one line for `regola info`."""
-    from interpreter import ast
-    from interpreter.render import render_expr
+    from regola import ast
+    from regola.render import render_expr
     bound = (f" in {render_expr(d.bound.low)}..{render_expr(d.bound.high)}"
              if isinstance(d.bound, ast.BoundIn) else "")
     return (f"{d.name}: {_type_text(d.type)}{bound} = {render_expr(d.value)}"
@@ -424,7 +424,7 @@ def describe_option(d) -> str:
 
 
 def _type_text(te) -> str:
-    from interpreter import ast
+    from regola import ast
     return te.name if isinstance(te, ast.TypeName) else type(te).__name__
 
 
@@ -523,8 +523,8 @@ def main(argv=None) -> int:
     except BrokenPipeError:
         os._exit(0)
     except Exception as e:  # noqa: BLE001 - last resort: a clear message, not a traceback
-        from interpreter.runtime.helpers import RulesRuntimeError
-        from interpreter.runtime.game import StateError
+        from regola.runtime.helpers import RulesRuntimeError
+        from regola.runtime.game import StateError
         from .match import GameDidNotEnd
         if isinstance(e, GameDidNotEnd):
             print(safe(f"regola {args.command}: {e}; the rules may never end (or raise --max-moves)"),

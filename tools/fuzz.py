@@ -3,14 +3,14 @@ clean check or positioned diagnostics, and a file that checks clean either plays
 with a located rules runtime error: never a traceback, an unpositioned error, a hang or a
 memory blow-up.
 
-    .venv/bin/python -m regola_tools.fuzz --cases 5000 --seed 1       # seeded, reproducible
-    .venv/bin/python -m regola_tools.fuzz --cases 500 --games tic-tac-toe,lungarno --out DIR
+    .venv/bin/python -m regola.tools.fuzz --cases 5000 --seed 1       # seeded, reproducible
+    .venv/bin/python -m regola.tools.fuzz --cases 500 --games tic-tac-toe,lungarno --out DIR
 
 Inputs come from tools/fuzz_inputs.py (mutations of the bundled games, random token lines,
 random derivations of the grammar). Each case runs `regola check` on its file and, when the
 check is clean, `regola simulate` for 1-3 games, and when that played, the API probe of
 tools/fuzz_probe.py (observe, dump and load, move names and ids), in a worker process that has imported the
-engine once and calls `regola_tools.cli.main` with its output captured. The worker lives
+engine once and calls `regola.tools.cli.main` with its output captured. The worker lives
 under a memory limit (RLIMIT_AS) and each command under a time limit; a worker that times
 out, dies or runs out of memory is replaced. Every failure is saved as a reproducer: the
 game directory as it was, and a `case.txt` with the command lines, the mutations and the
@@ -127,7 +127,7 @@ def _watch_moves():
     """Note the time of every move and chance outcome applied in this worker, so that a game
     still moving on when time is up (slow, bounded by --max-moves) is told from one stuck in
     a single step."""
-    from interpreter.runtime.game import Game
+    from regola.runtime.game import Game
     for name in ("apply", "apply_chance", "step_chance"):
         f = getattr(Game, name, None)
         if f is None or getattr(f, "_fuzz_watched", False):
@@ -142,14 +142,14 @@ def _watch_moves():
 
 def _forget_games():
     """Drop the engine's caches of read and compiled games (each case is new files)."""
-    from interpreter import compose, loader
+    from regola import compose, loader
     loader._load_cached.cache_clear()
     compose._READ_CACHE.clear()
 
 
 def _run_command(argv, cwd, seconds) -> dict:
-    from regola_tools.cli import main
-    from regola_tools.fuzz_probe import probe
+    from regola.tools.cli import main
+    from regola.tools.fuzz_probe import probe
     buf = io.StringIO()
     res = {"status": None, "escaped": None, "deadline": None, "memory": False}
     old = os.getcwd()
@@ -253,12 +253,12 @@ def _warm_up():
     started (modules imported later, lazily, could come from files edited since)."""
     import importlib
     import pkgutil
-    import interpreter
-    import regola_tools
-    for pkg in (interpreter, regola_tools):
+    import regola
+    import regola.tools
+    for pkg in (regola, regola.tools):
         for info in pkgutil.walk_packages(pkg.__path__, pkg.__name__ + "."):
             importlib.import_module(info.name)
-    from interpreter.parser import _lark
+    from regola.parser import _lark
     _lark()
 
 
@@ -306,7 +306,7 @@ def _bad_position(cwd: Path, file: str, line: int, col: int) -> str | None:
 
 def _shown_line(cwd: Path, file: str, line: int, col: int) -> str | None:
     """The source line as the renderer shows it under a header (None if not checkable)."""
-    from interpreter.diagnostics import _shown
+    from regola.diagnostics import _shown
     lines = _source_lines(cwd / file)
     if lines and lines[-1] == "":
         lines = lines[:-1]
@@ -499,7 +499,7 @@ def save_reproducer(case: Case, o: Outcome, out_dir: Path, number: int) -> Path:
         text.append(f"    regola {' '.join(o.argv)}")
     if o.phase == "probe":
         _, game, players, modules, seed = o.argv
-        text.append(f"    python -c 'from regola_tools.fuzz_probe import probe; "
+        text.append(f"    python -c 'from regola.tools.fuzz_probe import probe; "
                     f"probe({game!r}, {players!r}, {modules!r}, {seed!r})'")
     text += ["", "what went wrong:", o.detail, "", "output:", o.output[:20000]]
     (d / "case.txt").write_text("\n".join(text), encoding="utf-8")
@@ -596,7 +596,7 @@ class _Bar:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m regola_tools.fuzz", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m regola.tools.fuzz", description=__doc__.splitlines()[0])
     ap.add_argument("--cases", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--games", help="mutate only these bundled games (comma separated)")

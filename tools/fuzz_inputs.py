@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from interpreter.resources import rules_dir
+from regola.resources import rules_dir
 
 # ------------------------------------------------------------------ tokens
 
@@ -49,7 +49,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
 @lru_cache(maxsize=1)
 def grammar_words() -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(keywords, operators) of the language, read from the grammar's quoted literals."""
-    from interpreter.parser import _lark
+    from regola.parser import _lark
     kw, ops = set(), set()
     for t in _lark().terminals:
         if t.pattern.type == "str":
@@ -319,8 +319,8 @@ def mutate(rng: random.Random, data: bytes, semantic: bool = False) -> tuple[byt
 def _typed_expressions(game: str, name: str) -> tuple[tuple[int, int, str, str], ...]:
     """(start, end, type, text) of the one-line expressions of file `name` of a bundled game,
     typed by the checker (in a configuration that reads the file: its module chosen)."""
-    from interpreter import ast
-    from interpreter.loader import check_rules
+    from regola import ast
+    from regola.loader import check_rules
     files = dict(_game_files(game))
     path = rules_dir() / game
     try:
@@ -390,7 +390,7 @@ class Grammar:
     """Random derivations of the grammar's rules, bounded by a budget of terminals."""
 
     def __init__(self):
-        from interpreter.parser import _lark
+        from regola.parser import _lark
         lk = _lark()
         self.rules: dict[str, list[list]] = {}
         for r in lk.rules:
@@ -678,7 +678,7 @@ def _players_of(files: dict[str, bytes]) -> tuple[int, int] | None:
 
 def bundled_files(games=None) -> list[tuple[str, str]]:
     """(game, file name) of every bundled rules file (of these games)."""
-    from interpreter.resources import bundled_games
+    from regola.resources import bundled_games
     return [(g, n) for g in (games or bundled_games()) for n, _ in _game_files(g)]
 
 

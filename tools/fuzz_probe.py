@@ -18,8 +18,8 @@ import json
 import random
 import sys
 
-from interpreter.loader import load_game
-from interpreter.runtime.helpers import RulesRuntimeError
+from regola.loader import load_game
+from regola.runtime.helpers import RulesRuntimeError
 
 
 class Mismatch(Exception):
@@ -78,7 +78,7 @@ def _drive(path, players, modules, seed, steps):
 
 
 def _round_trip(game, s, step):
-    from interpreter.runtime.game import StateError
+    from regola.runtime.game import StateError
     d = json.loads(json.dumps(game.dump(s)))
     try:
         s2 = game.load(d)

@@ -1,8 +1,8 @@
 """Golden diagnostics: bad rules files and the exact output the `regola` command prints for them.
 
-    .venv/bin/python -m regola_tools.golden            # compare every case with its .out file
-    .venv/bin/python -m regola_tools.golden --update   # rewrite the .out files
-    .venv/bin/python -m regola_tools.golden NAME ...   # only these cases
+    .venv/bin/python -m regola.tools.golden            # compare every case with its .out file
+    .venv/bin/python -m regola.tools.golden --update   # rewrite the .out files
+    .venv/bin/python -m regola.tools.golden NAME ...   # only these cases
 
 A case is `tests/golden/diagnostics/NAME.regola` (a one-file game) or a directory
 `tests/golden/diagnostics/NAME/` (a game and its modules). Its expected output is
@@ -65,7 +65,7 @@ def cases(directory: Path = CASES) -> list[Case]:
 
 def run(case: Case) -> tuple[int, str]:
     """(exit status, combined output) of the case's regola command."""
-    from regola_tools.cli import main
+    from regola.tools.cli import main
     buf = io.StringIO()
     old = os.getcwd()
     os.chdir(ROOT)
@@ -93,7 +93,7 @@ def diff(case: Case) -> str:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m regola_tools.golden", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(prog="python -m regola.tools.golden", description=__doc__.splitlines()[0])
     ap.add_argument("names", nargs="*", help="only these cases")
     ap.add_argument("--update", action="store_true", help="rewrite the .out files from the current output")
     args = ap.parse_args(argv)

@@ -18,7 +18,7 @@ import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter.resources import version
+from regola.resources import version
 
 FORMAT = "regola-log/1"
 
@@ -30,7 +30,7 @@ class LogError(Exception):
 def rules_reference(rules: str) -> str:
     """What a log or save calls its rules: a bundled game's name as it is, a path made
     absolute, so the file replays from any directory of this machine."""
-    from interpreter.resources import bundled_games
+    from regola.resources import bundled_games
     if rules in bundled_games():
         return rules
     p = Path(rules)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from interpreter.loader import load_game
+from regola.loader import load_game
 
 from . import logs
 from .agents import make_agent

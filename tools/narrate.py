@@ -14,7 +14,7 @@ count.
 
 from __future__ import annotations
 
-from interpreter.textsafe import safe_line
+from regola.textsafe import safe_line
 
 WIDTH = 80
 

@@ -7,9 +7,9 @@ import re
 import sys
 import textwrap
 
-from interpreter.loader import load_game
-from interpreter.textsafe import safe
-from interpreter.runtime.game import IllegalMove, StateError
+from regola.loader import load_game
+from regola.textsafe import safe
+from regola.runtime.game import IllegalMove, StateError
 
 from . import logs
 from .match import agents_for

@@ -35,12 +35,12 @@ from pathlib import Path
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from interpreter.compose import ModuleSelectionError
-from interpreter.diagnostics import RulesError, render_all
-from interpreter.loader import load_game
-from interpreter.runtime.game import IllegalMove
-from interpreter.runtime.helpers import RulesRuntimeError
-from interpreter.snippets import SnippetCompiler
+from regola.compose import ModuleSelectionError
+from regola.diagnostics import RulesError, render_all
+from regola.loader import load_game
+from regola.runtime.game import IllegalMove
+from regola.runtime.helpers import RulesRuntimeError
+from regola.snippets import SnippetCompiler
 
 STEP_KEYS = ("move", "chance", "expect", "illegal", "to_move", "legal", "legal_includes", "legal_excludes",
              "run", "scores", "winners")
@@ -126,7 +126,7 @@ def _check_keys(node, allowed, path, line, what):
     unknown = [k for k in node if k not in allowed and not str(k).startswith("x-")]
     if unknown:
         k = unknown[0]
-        from interpreter.suggest import did_you_mean
+        from regola.suggest import did_you_mean
         raise ScenarioError(f"{path}:{_key_line(node, k, line)}: unknown key "
                             f"'{k}' in {what}{did_you_mean(str(k), list(allowed))} (the keys are "
                             f"{', '.join(allowed)}, and x-... for your own use)")
@@ -253,7 +253,7 @@ def _step(st, parent, i, path, lines) -> list:
     kinds = [k for k in st if k in STEP_KEYS]
     unknown = [k for k in st if k not in STEP_KEYS and k != "because"]
     if unknown:
-        from interpreter.suggest import did_you_mean
+        from regola.suggest import did_you_mean
         k = str(unknown[0])
         raise ScenarioError(f"{at}: unknown step '{k}'{did_you_mean(k, list(STEP_KEYS))} "
                             f"(a step is one of {', '.join(STEP_KEYS)})")
@@ -322,7 +322,7 @@ def run_scenario(sc: Scenario) -> Outcome:
 
 
 def _yaml_sources(e, sc):
-    from interpreter.diagnostics import SourceMap
+    from regola.diagnostics import SourceMap
     sm = e.sources or SourceMap()
     try:
         sm.add(sc.path, Path(sc.path).read_text(encoding="utf-8"))
@@ -387,7 +387,7 @@ def _run(sc: Scenario) -> Outcome:
             if value is not True:
                 details = []
                 for side, sfn in snip.subexpressions(fn):
-                    from interpreter.render import render_expr
+                    from regola.render import render_expr
                     try:
                         details.append(f"    {render_expr(side)} = {_show(game, side, sfn(s), snip)}")
                     except Exception as ex:  # noqa: BLE001
@@ -465,7 +465,7 @@ def _who(game, s) -> str:
 
 def _show(game, node, value, snip):
     t = game.prog.types.get(id(node))
-    from interpreter.runtime.game import format_value
+    from regola.runtime.game import format_value
     try:
         return format_value(t, value) if t is not None and not isinstance(value, (int, bool)) or \
             (t is not None and _indexed(t)) else repr(value)
@@ -474,5 +474,5 @@ def _show(game, node, value, snip):
 
 
 def _indexed(t):
-    from interpreter import types as T
+    from regola import types as T
     return T.is_indexed(t)

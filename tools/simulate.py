@@ -7,7 +7,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from interpreter.loader import load_game
+from regola.loader import load_game
 
 from . import logs
 from .match import agents_for, play

@@ -18,7 +18,7 @@ import math
 import os
 from dataclasses import dataclass, field
 
-from interpreter.loader import load_game
+from regola.loader import load_game
 
 from .agents import make_agent
 from .match import play

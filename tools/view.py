@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from interpreter import types as T
+from regola import types as T
 
 WIDTH = 80
 MIN_WORD = 4            # a shortened name keeps at least this much of each word

@@ -35,6 +35,7 @@ from ..codegen.program import CompiledProgram, SiteInfo, VarSlot
 from . import state as st
 from . import watchdog
 from .chance import Chance
+from .learning import Learning
 from .helpers import HELPERS, NoOptions, RulesRuntimeError, _EndGame  # noqa: F401 (re-exported)
 from .moves import IllegalMove, MoveNames
 from .observe import observe as _observe
@@ -47,7 +48,7 @@ CHANCE = -1
 TERMINAL = -2
 
 
-class Game(Runner, Chance, MoveNames, Saves):
+class Game(Runner, Chance, MoveNames, Saves, Learning):
     """The runtime API of one compiled game; the mixins hold running, chance, move names and saves."""
 
     def __init__(self, compiled: CompiledProgram, name: str, modules: list[str], source_files: list[str]):

@@ -69,6 +69,18 @@ def value_index(t, v) -> int:
     return int(v)
 
 
+def value_from_index(t, i: int):
+    """The value of a finite type at index i (the inverse of `value_index`)."""
+    t = T.strip(t)
+    if isinstance(t, T.SelectionType):
+        return t.unrank(i)
+    if isinstance(t, T.IntRange):
+        return t.low + i
+    if t is T.BOOL:
+        return bool(i)
+    return i
+
+
 def _split_args(text: str) -> list[str]:
     out, depth, cur = [], 0, ""
     for ch in text:

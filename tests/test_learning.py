@@ -1,0 +1,87 @@
+"""Observation vectors, action masks, action texts and static facts (runtime/learning.py), on
+every bundled game."""
+
+import random
+
+import pytest
+
+from regola.loader import load_game
+from test_resample import CONFIGS
+
+
+def _decisions(game, seeds=2, p=0.25, limit=400):
+    """Some decision points of random games (the state, and a generator for what comes next)."""
+    rng = random.Random(5)
+    for seed in range(seeds):
+        s = game.new_initial_state(seed)
+        steps = 0
+        while not game.is_terminal(s) and steps < limit:
+            steps += 1
+            if game.is_chance(s):
+                game.step_chance(s)
+                continue
+            if rng.random() < p:
+                yield s, rng
+            ms = game.legal_moves(s)
+            game.apply(s, ms[rng.randrange(len(ms))])
+
+
+@pytest.mark.parametrize("rules, players, mods", CONFIGS, ids=[f"{r}-{n}p{'-' + '+'.join(m) if m else ''}"[:60]
+                                                             for r, n, m in CONFIGS])
+def test_vectors_masks_and_action_texts(rules, players, mods):
+    game = load_game(rules, players=players, modules=mods)
+    lay = game.observation_layout()
+    assert lay[0]["offset"] == 0
+    for a, b in zip(lay, lay[1:]):
+        assert b["offset"] == a["offset"] + a["size"]                 # parts follow each other
+    size = game.observation_size()
+    assert size == lay[-1]["offset"] + lay[-1]["size"]
+    seen = 0
+    for s, rng in _decisions(game):
+        p = game.current_player(s)
+        v = game.observation_tensor(s, p)
+        assert len(v) == size and all(isinstance(x, float) for x in v)
+        assert v[p] == 1.0 and v[game.num_players + p] == 1.0           # the observer, the mover
+        # what the player cannot see does not change the vector
+        assert game.observation_tensor(game.resample(s, p, rng), p) == v
+        mask = game.action_mask(s)
+        ids = {game.move_id(s, m) for m in game.legal_moves(s)}
+        assert len(mask) == game.action_space and {i for i, x in enumerate(mask) if x} == ids
+        for m in game.legal_moves(s):
+            assert game.action_str(game.move_id(s, m)) == game.move_str(s, m)
+        seen += 1
+    assert seen >= 3
+    facts = game.facts()
+    assert facts["players"] == players and facts["action_space"] == game.action_space
+    assert facts["observation_size"] == size
+
+
+def test_every_action_id_has_a_text_and_only_those():
+    for rules, players in [("lungarno", 3), ("sushi-go", 3), ("cant-stop", 2), ("hanabi", 2), ("love-letter", 2)]:
+        game = load_game(rules, players=players)
+        texts = [game.action_str(i) for i in range(game.action_space)]
+        assert len(set(texts)) == len(texts)                              # one text per id
+        with pytest.raises(ValueError, match="action ids are 0 to"):
+            game.action_str(game.action_space)
+        with pytest.raises(ValueError):
+            game.action_str(-1)
+
+
+def test_a_spectator_sees_less_than_a_player_with_a_hand():
+    game = load_game("love-letter", players=2)
+    for s, _ in _decisions(game, seeds=1, p=1.0, limit=3):
+        p = game.current_player(s)
+        mine, spectator = game.observation_tensor(s, p), game.observation_tensor(s, None)
+        part = next(x for x in game.observation_layout() if x["name"] == f"player({p + 1}).hand")
+        window = slice(part["offset"], part["offset"] + part["size"])
+        assert mine[window] != spectator[window]
+        assert mine[part["offset"]] == 1.0 and spectator[part["offset"]] == 0.0    # the seen flag
+        break
+
+
+def test_facts_say_what_kind_of_game_it_is():
+    ttt, ll, sg = load_game("tic-tac-toe").facts(), load_game("love-letter", players=2).facts(), \
+        load_game("sushi-go", players=3).facts()
+    assert not ttt["chance"] and not ttt["hidden_information"]
+    assert ll["chance"] and ll["hidden_information"] and not ll["simultaneous"]
+    assert sg["simultaneous"] and sg["hidden_information"]
