@@ -85,3 +85,5 @@ def test_facts_say_what_kind_of_game_it_is():
     assert not ttt["chance"] and not ttt["hidden_information"]
     assert ll["chance"] and ll["hidden_information"] and not ll["simultaneous"]
     assert sg["simultaneous"] and sg["hidden_information"]
+    cs = load_game("cant-stop", players=2).facts()
+    assert cs["chance"] and not cs["hidden_information"]          # rolls are chance too

@@ -133,7 +133,7 @@ class Learning:
         hidden = any(vs.visibility != "public" for vs in self.vars) or any(si.simultaneous for si in self.sites)
         return {"name": self.name, "title": self.title, "players": self.num_players,
                 "action_space": self.action_space, "observation_size": self.observation_size(),
-                "chance": any(si.kind == "chance" for si in self.sites),
+                "chance": any(si.kind in ("chance", "roll") for si in self.sites),
                 "hidden_information": hidden,
                 "simultaneous": any(si.simultaneous for si in self.sites),
                 "cooperative": bool(getattr(self.prog, "cooperative", False)),
