@@ -130,8 +130,25 @@ def test_simulate_takes_search_bots(capsys):
     assert "mcts:20" in capsys.readouterr().out
 
 
-def test_tournaments_on_ray_give_the_same_results():
+def test_simulations_and_tournaments_on_ray_give_the_same_results():
     pytest.importorskip("ray")
+    from regola.tools.simulate import simulate
+    a = simulate("tic-tac-toe", 2, 6, seed=2).as_dict("tic-tac-toe", [], ["random"], 2)
+    b = simulate("tic-tac-toe", 2, 6, seed=2, jobs=3, executor="ray").as_dict("tic-tac-toe", [], ["random"], 2)
+    keep = ("mean_score", "win_rate", "mean_moves", "games")
+    assert {k: a[k] for k in keep} == {k: b[k] for k in keep}
     local = run("tic-tac-toe", 2, ["mcts:10", "random"], 4, seed=1)
     on_ray = run("tic-tac-toe", 2, ["mcts:10", "random"], 4, seed=1, jobs=2, executor="ray")
     assert [(r.seats, r.scores) for r in local] == [(r.seats, r.scores) for r in on_ray]
+
+
+def test_the_commands_run_on_ray_and_exit_cleanly():
+    pytest.importorskip("ray")
+    import subprocess
+    import sys
+    code = ("import sys; from regola.tools.cli import main; "
+            "sys.exit(main(['tournament', 'tic-tac-toe', '--bots', 'random,random', '--games', '4', "
+            "'--jobs', '2', '--executor', 'ray', '--json']))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert json.loads(out.stdout)["games"] == 4

@@ -206,7 +206,8 @@ def cmd_simulate(args) -> int:
             return 2
     stats = simulate(args.rules, args.players, args.games, seed=args.seed, modules=modules, bots=bots,
                      log_dir=args.log, jobs=args.jobs, progress=sys.stderr.isatty() and not args.json,
-                     max_moves=args.max_moves, max_steps=args.max_steps, options=options)
+                     max_moves=args.max_moves, max_steps=args.max_steps, options=options,
+                     executor=args.executor, ray_address=args.ray_address)
     stats.load_seconds += t_load
     d = stats.as_dict(args.rules, game.modules, bots, args.seed)
     if args.json:
@@ -452,6 +453,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
+    s.add_argument("--executor", choices=["local", "ray"], default="local",
+                   help="where the games run: local processes, or Ray tasks (regola[ray]), --jobs of them")
+    s.add_argument("--ray-address", default=None, help="a Ray cluster to join (default: a local Ray)")
     s.add_argument("--max-moves", type=positive_int, default=100_000, metavar="N",
                    help="stop with an error when a game has not ended after N moves (default 100,000)")
     s.add_argument("--max-steps", type=positive_int, default=None, metavar="N",

@@ -120,10 +120,12 @@ def _worker(args):
 
 def simulate(rules: str, players: int, games: int, seed: int = 0, modules=(), bots=("random",),
              log_dir=None, jobs: int = 1, progress: bool = False, max_moves: int = MAX_MOVES,
-             max_steps: int | None = None, options=None) -> Stats:
+             max_steps: int | None = None, options=None, executor: str = "local",
+             ray_address: str | None = None) -> Stats:
     """Play `games` games with bots. A game longer than `max_moves` moves raises
     GameDidNotEnd; `max_steps` replaces the game's step budget between two decisions;
-    `options` sets game options by name."""
+    `options` sets game options by name; `executor` 'ray' runs the `jobs` parts as Ray tasks
+    (tools/executors.py). The statistics are the same whatever the jobs and the executor."""
     t0 = time.perf_counter()
     game = load_game(rules, modules=modules, players=players, options=options)
     t_load = time.perf_counter() - t0
@@ -132,7 +134,15 @@ def simulate(rules: str, players: int, games: int, seed: int = 0, modules=(), bo
     stats = Stats(game.num_players)
     t1 = time.perf_counter()
     jobs = max(1, min(jobs, games))
-    if jobs == 1:
+    if executor == "ray":
+        from .executors import ray_map
+        chunk = (games + jobs - 1) // jobs
+        parts = [(rules, tuple(modules), players, list(bots), seed, i * chunk, min(chunk, games - i * chunk), log_dir,
+                  None, max_moves, max_steps, options)
+                 for i in range(jobs) if i * chunk < games]
+        for st in ray_map(_worker, parts, address=ray_address):
+            stats.merge(st)
+    elif jobs == 1:
         bar = Progress(games, progress)
         stats.merge(_run_range(rules, tuple(modules), players, list(bots), seed, 0, games, log_dir, bar,
                                max_moves, max_steps, options))
