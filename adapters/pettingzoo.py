@@ -84,8 +84,14 @@ class RegolaAEC(AECEnv):
         self._select()
 
     def _settle(self):
+        from regola.tools.match import MAX_CHANCE_RUN, GameDidNotEnd
         game, s = self.game, self.state
+        n = 0
         while game.is_chance(s):
+            n += 1
+            if n > MAX_CHANCE_RUN:
+                raise GameDidNotEnd(f"{MAX_CHANCE_RUN:,} chance outcomes in a row and no move",
+                                    "an endless loop of rolls or draws?")
             game.step_chance(s)
 
     def _select(self):

@@ -152,3 +152,39 @@ def test_the_commands_run_on_ray_and_exit_cleanly():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr[-2000:]
     assert json.loads(out.stdout)["games"] == 4
+
+
+ENDLESS_ROLLS = """
+game endless:
+    players 2
+global:
+    total: int
+flow:
+    act player(1): start | wait
+    loop:
+        roll d in [1, 2]
+        total = d
+    end game
+action start():
+    total = 0
+action wait():
+    total = 1
+score: total
+"""
+
+
+def test_rules_that_roll_for_ever_end_a_game_with_an_error(tmp_path, capsys):
+    from regola.tools.match import GameDidNotEnd, MAX_CHANCE_RUN
+    from rules_helpers import write
+    d = str(write(tmp_path, ENDLESS_ROLLS))
+    assert cli.main(["simulate", d, "--games", "1"]) == 1
+    err = capsys.readouterr().err
+    assert f"{MAX_CHANCE_RUN:,} chance outcomes in a row and no move" in err and "an endless loop" in err
+    game = load_game(d)
+    s = game.new_initial_state(0)
+    assert MCTSAgent(0, 3).choose(game, s, game.legal_moves(s)) in game.legal_moves(s)    # a search ends
+    pz = pytest.importorskip("regola.adapters.pettingzoo")
+    env = pz.env(d)
+    env.reset(seed=0)
+    with pytest.raises(GameDidNotEnd):
+        env.step(int(env.observe(env.agent_selection)["action_mask"].argmax()))

@@ -531,8 +531,7 @@ def main(argv=None) -> int:
         from regola.runtime.game import StateError
         from .match import GameDidNotEnd
         if isinstance(e, GameDidNotEnd):
-            print(safe(f"regola {args.command}: {e}; the rules may never end (or raise --max-moves)"),
-                  file=sys.stderr)
+            print(safe(f"regola {args.command}: {e}; the rules may never end ({e.hint})"), file=sys.stderr)
             return 1
         if isinstance(e, (RulesRuntimeError, StateError)):
             print(safe(f"regola {args.command}: {e}"), file=sys.stderr)

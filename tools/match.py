@@ -11,7 +11,12 @@ from .agents import make_agent
 
 
 class GameDidNotEnd(Exception):
-    pass
+    """A game that does not end: too many moves (`hint` says how to allow more), or the rules
+    drawing and rolling for ever with nobody to move."""
+
+    def __init__(self, message: str, hint: str = "or raise --max-moves"):
+        super().__init__(message)
+        self.hint = hint
 
 
 @dataclass
@@ -22,20 +27,30 @@ class Result:
     log: logs.Log | None = None
 
 
+MAX_CHANCE_RUN = 100_000      # chance outcomes in a row, with no move between, before a game is called endless
+
+
 def play(game, agents, seed: int, rules: str = "", record: bool = False, max_moves: int = 100_000) -> Result:
-    """Play to the end. Chance is drawn from the state's seeded generator."""
+    """Play to the end. Chance is drawn from the state's seeded generator. A game with more
+    than `max_moves` moves, or MAX_CHANCE_RUN chance outcomes in a row (rules that roll or
+    draw for ever without asking anyone), raises GameDidNotEnd."""
     s = game.new_initial_state(seed)
     log = logs.Log(logs.header(game, rules or game.name, seed, [a.name for a in agents])) if record else None
-    moves = 0
+    moves = chance_run = 0
     legal_moves, apply, sample, apply_chance = game.legal_moves, game.apply, game.sample_chance, game.apply_chance
     while s.pending is not None:
         who = s.pending[1]
         if who == -1:
+            chance_run += 1
+            if chance_run > MAX_CHANCE_RUN:
+                raise GameDidNotEnd(f"seed {seed}: {MAX_CHANCE_RUN:,} chance outcomes in a row and no move",
+                                    "an endless loop of rolls or draws?")
             o = sample(s)
             if log is not None:
                 log.entries.append({"type": "chance", "outcome": game.outcome_str(s, o)})
             apply_chance(s, o)
             continue
+        chance_run = 0
         ms = legal_moves(s)
         m = agents[who].choose(game, s, ms)
         if log is not None:

@@ -78,10 +78,12 @@ class MCTSAgent(Agent):
         s = self._start(game, state, me)
         node, path = root, [root]
         legal, apply = game.legal_moves, game.apply
-        # selection and expansion
-        while s.pending is not None:
+        # selection and expansion (chance steps counted: rules that roll for ever end a search)
+        steps = 0
+        while s.pending is not None and steps < MAX_PLAYOUT:
             if s.pending[1] == -1:
                 game.step_chance(s)
+                steps += 1
                 continue
             ms = legal(s)
             who = s.pending[1]
@@ -112,7 +114,6 @@ class MCTSAgent(Agent):
             apply(s, best)
             path.append(node)
         # playout
-        steps = 0
         while s.pending is not None and steps < MAX_PLAYOUT:
             if s.pending[1] == -1:
                 game.step_chance(s)
