@@ -21,6 +21,7 @@ def observe(game, s, player) -> dict:
         who = d["player"]
         out["to_move"] = "chance" if who == -1 else f"player({who + 1})"
         out["decision"] = {k: d[k] for k in ("kind", "prompt", "cite") if d.get(k)}
+        out["decision"]["site"] = d["site"]          # which decision: a turn's first action and a second one differ
     glob, per = {}, [dict() for _ in range(s.nplayers)]
     for vs in game.vars:
         if vs.kind == "known":
