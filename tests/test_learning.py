@@ -87,3 +87,52 @@ def test_facts_say_what_kind_of_game_it_is():
     assert sg["simultaneous"] and sg["hidden_information"]
     cs = load_game("cant-stop", players=2).facts()
     assert cs["chance"] and not cs["hidden_information"]          # rolls are chance too
+
+
+@pytest.mark.parametrize("rules, players, mods", CONFIGS, ids=[f"{r}-{n}p{'-' + '+'.join(m) if m else ''}"[:60]
+                                                             for r, n, m in CONFIGS])
+def test_information_state_strings_are_perfect_recall_of_what_the_player_saw(rules, players, mods):
+    game = load_game(rules, players=players, modules=mods)
+    rng = random.Random(9)
+    s = game.new_initial_state(1, history=True)
+    checked = 0
+    while not game.is_terminal(s) and checked < 6:
+        if game.is_chance(s):
+            game.step_chance(s)
+            continue
+        if rng.random() < 0.2:
+            p = game.current_player(s)
+            text = game.information_state_string(s, p)
+            assert game.information_state_string(game.resample(s, p, rng), p) == text
+            assert game.information_state_string(game.load(game.dump(s)), p) == text
+            before = text.count("\n")
+            c = game.clone(s)
+            game.apply(c, game.legal_moves(c)[0])
+            assert game.information_state_string(c, p).count("\n") > before      # one more move
+            assert game.information_state_string(s, p) == text                    # the original unchanged
+            checked += 1
+        ms = game.legal_moves(s)
+        game.apply(s, ms[rng.randrange(len(ms))])
+
+
+def test_a_hidden_choice_of_another_player_is_a_question_mark():
+    game = load_game("lorenzo-il-magnifico", players=2, modules=["leaders"])
+    s = game.new_initial_state(0, history=True)
+    while game.is_chance(s):
+        game.step_chance(s)
+    game.apply(s, game.legal_moves(s)[0])               # player 1 keeps a leader in the draft
+    mine, theirs = game.information_state_string(s, 0), game.information_state_string(s, 1)
+    assert "player(1): keep=?" in theirs and "player(1): keep=?" not in mine
+
+
+def test_without_history_the_question_is_refused_and_a_broken_history_is_too():
+    from regola import StateError
+    game = load_game("tic-tac-toe")
+    s = game.new_initial_state(0)
+    with pytest.raises(ValueError, match="history=True"):
+        game.information_state_string(s, 0)
+    data = game.dump(game.new_initial_state(0, history=True))
+    assert data["history"] == []
+    for bad in ("x", [[0, 5, [1]]], [[99, 0, [1]]], [[0, 0]]):
+        with pytest.raises(StateError, match="history"):
+            game.load(dict(data, history=bad))

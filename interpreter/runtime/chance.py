@@ -114,6 +114,8 @@ class Chance:
             if outcome not in [v for v, _ in self._chance_dist(s)]:
                 raise IllegalMove(str(outcome), "this outcome is not possible now")
             key = self._site_keys[s.pending[0]]
+        if s.hist is not None:
+            s.hist = (s.hist, s.pending[0], -1, outcome)
         s.stack[-1][2][key] = outcome
         s.pending = None
         s.cache = None
@@ -135,6 +137,8 @@ class Chance:
                 raise self._located(e) from None
         else:
             o = self.sample_chance(s)
+        if s.hist is not None:
+            s.hist = (s.hist, site, -1, o)
         F[2][key] = o
         s.pending = None
         s.cache = None

@@ -91,8 +91,12 @@ class Game(Runner, Chance, MoveNames, Saves, Learning):
 
     # ------------------------------------------------------------------ start
 
-    def new_initial_state(self, seed: int = 0) -> st.State:
+    def new_initial_state(self, seed: int = 0, history: bool = False) -> st.State:
+        """The state after setup, at its first decision. `history=True` keeps the moves and
+        chance outcomes (for `information_state_string`; clones share it)."""
         s = st.State()
+        if history:
+            s.hist = ()
         s.nplayers = self.num_players
         s.rng = st.seed_rng(seed)
         s.v = self._initial_vars()
@@ -169,6 +173,8 @@ class Game(Runner, Chance, MoveNames, Saves, Learning):
         if move not in legal:          # (an identical object is found without comparing)
             raise self._illegal(s, move)
         F = s.stack[-1]
+        if s.hist is not None:
+            s.hist = (s.hist, pending[0], pending[1], move)
         key = self._site_keys[pending[0]]
         if key is None:
             F[2]["@m"] = move

@@ -23,8 +23,11 @@ built from the same visibility rules as `observe`).
 
 from __future__ import annotations
 
+import json
+
 from .. import types as T
 from .observe import _sees
+from .saves import history_entries
 from .values import format_value, value_from_index
 
 MAX_LIST = 8              # numbers of a list of numbers kept in the vector
@@ -77,6 +80,23 @@ class Learning:
                 off += 1
             part["_encode"](out, off, value, sees, known, player)
         return out
+
+    # ------------------------------------------------------------------ information states
+
+    def information_state_string(self, s, player) -> str:
+        """What `player` knows of the game so far: every move as they saw it (a value from
+        another player's hidden hand is `?`; `player(k):` names the mover), each chance event
+        as `chance`, then their view now (`observe`, as JSON). Perfect recall of the moves;
+        what chance brought is known through the view. Needs a state that keeps its history
+        (`new_initial_state(seed, history=True)`)."""
+        if s.hist is None:
+            raise ValueError("this state keeps no history: start the game with "
+                             "new_initial_state(seed, history=True)")
+        lines = []
+        for site, who, move in history_entries(s):
+            lines.append("chance" if who == -1 else f"player({who + 1}): {self._seen_text(site, who, move, player)}")
+        lines.append(json.dumps(self.observe(s, player), sort_keys=True))
+        return "\n".join(lines)
 
     # ------------------------------------------------------------------ actions
 

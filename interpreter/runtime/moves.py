@@ -27,9 +27,12 @@ class MoveNames:
         return format_value(t, v)
 
     def move_str(self, s, move) -> str:
+        return self._move_text(s.pending[0], move)
+
+    def _move_text(self, site_index: int, move) -> str:
         if not move:
             return "pass"
-        site = self.sites[s.pending[0]]
+        site = self.sites[site_index]
         if site.kind == "act":
             meta = self.actions[move[0]]
             if not meta.param_types:
@@ -45,19 +48,22 @@ class MoveNames:
         """The move as `viewer` may be told of it, in the state before it is played: a value
         taken from a private or hidden zone (a card kept in a draft, a tile from a hand) is
         `?` to everyone but the player moving (viewer None: a spectator)."""
-        if not move or viewer == s.pending[1]:
-            return self.move_str(s, move)
-        site = self.sites[s.pending[0]]
+        return self._seen_text(s.pending[0], s.pending[1], move, viewer)
+
+    def _seen_text(self, site_index: int, mover: int, move, viewer) -> str:
+        if not move or viewer == mover:
+            return self._move_text(site_index, move)
+        site = self.sites[site_index]
         if site.kind == "act":
             meta = self.actions[move[0]]
             if not any(meta.secret):
-                return self.move_str(s, move)
+                return self._move_text(site_index, move)
             args = ", ".join("?" if secret else format_value(t, v)
                              for t, v, secret in zip(meta.param_types, move[1:], meta.secret))
             return f"{meta.name}({args})"
         if site.kind == "choose" and site.secret:
             return f"{site.node.var}=?"
-        return self.move_str(s, move)
+        return self._move_text(site_index, move)
 
     def parse_move(self, s, text: str):
         want = _norm(text)

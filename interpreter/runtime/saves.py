@@ -95,14 +95,18 @@ class Saves:
         c.phase = s.phase
         c.result = s.result
         c.nplayers = s.nplayers
+        c.hist = s.hist
         return c
 
     def dump(self, s) -> dict:
         c = self.clone(s)          # the dump owns its data: changing one never changes the other
         stack = [[u, b, {k: _as_json(x) for k, x in local.items()}, me] for u, b, local, me in c.stack]
-        return {"format": "regola-state/1", "game": self.name, "modules": self.modules,
+        data = {"format": "regola-state/1", "game": self.name, "modules": self.modules,
                 "players": s.nplayers, "fingerprint": self.fingerprint, "v": c.v,
                 "stack": stack, "pending": c.pending, "rng": s.rng, "phase": s.phase}
+        if s.hist is not None:
+            data["history"] = [[site, who, _as_json(m)] for site, who, m in history_entries(s)]
+        return data
 
     def load(self, data: dict):
         """A state from `dump`'s data, after checking every field against the rules (validate.py):
@@ -121,6 +125,8 @@ class Saves:
         s.rng = validator.check_rng(data["rng"])
         s.phase = validator.check_phase(data["phase"], pending, stack)
         s.nplayers = self.num_players
+        if "history" in data:
+            s.hist = validator.check_history(data["history"])
         check_resumable(self, s)
         if s.phase == st.OVER:
             try:
@@ -128,6 +134,16 @@ class Saves:
             except RulesRuntimeError as e:
                 raise StateError(f"cannot load this state: the final scores cannot be computed: {e}") from None
         return s
+
+
+def history_entries(s) -> list:
+    """The kept history of a state, oldest first: (site, player or -1, move or outcome)."""
+    out, h = [], s.hist
+    while h:
+        h, site, who, m = h
+        out.append((site, who, m))
+    out.reverse()
+    return out
 
 
 def _as_json(x):

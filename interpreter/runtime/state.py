@@ -2,7 +2,10 @@
 
 `v` holds every declared variable in a flat list (the compiler assigns slots); `stack` holds
 the frames `[unit, block, locals, me]` of rules waiting to continue; `pending` says who
-decides now (`[site, player]`, player -1 for chance); `rng` is the seeded random state.
+decides now (`[site, player]`, player -1 for chance); `rng` is the seeded random state;
+`hist`, kept only when asked for (`new_initial_state(seed, history=True)`), is the moves and
+chance outcomes so far as a chain `(previous, site, player, move)` from `()`: shared by
+clones, never copied.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ MASK64 = (1 << 64) - 1
 
 
 class State:
-    __slots__ = ("v", "stack", "pending", "cache", "rng", "phase", "result", "nplayers")
+    __slots__ = ("v", "stack", "pending", "cache", "rng", "phase", "result", "nplayers", "hist")
 
     def __init__(self):
         self.v: list = []
@@ -23,6 +26,7 @@ class State:
         self.phase = PLAYING
         self.result = None           # [(score, [tiebreaks]) per player] once over
         self.nplayers = 0
+        self.hist = None             # the history, when kept: () at the start
 
 
 def seed_rng(seed: int) -> int:

@@ -466,6 +466,20 @@ class StateValidator:
                  f"is {player}")
         return [site, player]
 
+    def check_history(self, hist):
+        """A kept history: [site, player (-1: chance), move] entries; moves as tuples."""
+        g = self.game
+        if not isinstance(hist, list) or len(hist) > 10_000_000:
+            _bad("history: not a list of moves and chance outcomes")
+        chain = ()
+        for i, e in enumerate(hist):
+            if not (isinstance(e, list) and len(e) == 3 and type(e[0]) is int and 0 <= e[0] < len(g.sites)
+                    and type(e[1]) is int and -1 <= e[1] < g.num_players):
+                _bad(f"history[{i}]: not [site, player, move] ({show(e)})")
+            m = e[2]
+            chain = (chain, e[0], e[1], _tuples(m) if isinstance(m, list) else m)
+        return chain
+
     def check_rng(self, rng):
         if type(rng) is not int or not 0 <= rng <= st.MASK64:
             _bad(f"rng: not a 64-bit state ({show(rng)}; an integer from 0 to 2**64-1)")
@@ -500,3 +514,8 @@ def check_resumable(game, s):
     if not options:
         _bad("the saved decision cannot be resumed: it has no "
              f"{'possible outcome' if s.pending[1] == -1 else 'legal move'}")
+
+
+def _tuples(x):
+    """A move read from JSON: lists back to tuples, nested too."""
+    return tuple(_tuples(y) if isinstance(y, list) else y for y in x)
