@@ -246,7 +246,8 @@ class RegolaObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state, player):
-        self.tensor[:] = self.game.observation_tensor(state._s, player)
+        self.tensor.fill(0.0)
+        self.game.observation_tensor(state._s, player, self.tensor)
 
     def string_from(self, state, player):
         view = json.dumps(self.game.observe(state._s, player), sort_keys=True)

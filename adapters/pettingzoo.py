@@ -60,6 +60,7 @@ class RegolaAEC(AECEnv):
             "action_mask": spaces.Box(low=0, high=1, shape=(actions,), dtype=np.int8)})
         self._act_space = spaces.Discrete(actions)
         self.state = None
+        self._legal = None
 
     def observation_space(self, agent):
         return self._obs_space
@@ -73,6 +74,7 @@ class RegolaAEC(AECEnv):
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 31)
         self.state = self.game.new_initial_state(seed)
+        self._legal = None
         self._settle()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
@@ -105,8 +107,11 @@ class RegolaAEC(AECEnv):
             self._was_dead_step(action)
             return
         game, s = self.game, self.state
-        move = game.move_from_id(s, int(action))
+        move = self._legal_ids().get(int(action))
+        if move is None:
+            move = game.move_from_id(s, int(action))          # (refused, with the reason)
         game.apply(s, move)
+        self._legal = None
         self._settle()
         self.moves += 1
         self._cumulative_rewards[agent] = 0.0
@@ -126,14 +131,21 @@ class RegolaAEC(AECEnv):
 
     def observe(self, agent):
         i = self._index[agent]
-        obs = np.asarray(self.game.observation_tensor(self.state, i), dtype=np.float32)
+        obs = np.zeros(self.game.observation_size(), dtype=np.float32)
+        self.game.observation_tensor(self.state, i, obs)
         s = self.state
+        mask = np.zeros(self.game.action_space, dtype=np.int8)
         if s.pending is not None and s.pending[1] == i and not (self.terminations.get(agent) or
                                                                self.truncations.get(agent)):
-            mask = np.asarray(self.game.action_mask(s), dtype=np.int8)
-        else:
-            mask = np.zeros(self.game.action_space, dtype=np.int8)
+            mask[list(self._legal_ids())] = 1
         return {"observation": obs, "action_mask": mask}
+
+    def _legal_ids(self) -> dict:
+        """Action id -> legal move at the pending decision (worked out once per decision)."""
+        if self._legal is None:
+            game, s = self.game, self.state
+            self._legal = {game.move_id(s, m): m for m in game.legal_moves(s)} if s.pending is not None else {}
+        return self._legal
 
     def render(self):
         if self.render_mode is None:

@@ -40,7 +40,7 @@ def test_vectors_masks_and_action_texts(rules, players, mods):
     for s, rng in _decisions(game):
         p = game.current_player(s)
         v = game.observation_tensor(s, p)
-        assert len(v) == size and all(isinstance(x, float) for x in v)
+        assert len(v) == size and all(isinstance(x, (int, float)) for x in v)
         assert v[p] == 1.0 and v[game.num_players + p] == 1.0           # the observer, the mover
         # what the player cannot see does not change the vector
         assert game.observation_tensor(game.resample(s, p, rng), p) == v
@@ -136,3 +136,13 @@ def test_without_history_the_question_is_refused_and_a_broken_history_is_too():
     for bad in ("x", [[0, 5, [1]]], [[99, 0, [1]]], [[0, 0]]):
         with pytest.raises(StateError, match="history"):
             game.load(dict(data, history=bad))
+
+
+def test_the_vector_written_into_a_buffer_is_the_list():
+    np = pytest.importorskip("numpy")
+    game = load_game("lorenzo-il-magnifico", players=5, modules=["leaders", "houses_of_renaissance"])
+    for s, _ in _decisions(game, seeds=1, p=0.3, limit=200):
+        p = game.current_player(s)
+        buf = np.zeros(game.observation_size(), dtype=np.float32)
+        game.observation_tensor(s, p, buf)
+        assert np.array_equal(buf, np.asarray(game.observation_tensor(s, p), dtype=np.float32))

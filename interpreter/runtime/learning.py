@@ -14,7 +14,8 @@ The vector, per player's view (`observation_tensor(s, p)`; p None for a spectato
   key; a counted zone (stack, pile) a count per kind and the total; a sequence a count per
   kind and its length; a row or slots zone per slot a one-hot of the kind, "empty" and
   "hidden"; a grid per cell a one-hot of the kind and "empty";
-* what the observer may not see is zeros (a zone's total count stays, as in `observe`), and
+* numbers are Python ints, floats or bools (NumPy's `asarray(..., float32)` takes them as
+  they are); what the observer may not see is zeros (a zone's total count stays, as in `observe`), and
   a variable that is not public has one more place, 1 when the observer sees it.
 
 Two states that differ only in what the observer cannot see give the same vector (it is
@@ -52,8 +53,11 @@ class Learning:
         last = self._parts()[-1]
         return last["offset"] + last["size"]
 
-    def observation_tensor(self, s, player) -> list:
-        out = [0.0] * self.observation_size()
+    def observation_tensor(self, s, player, out=None):
+        """The vector as a list, or written into `out` (a zeroed buffer of the right size,
+        e.g. a NumPy float32 array: adapters skip converting a list)."""
+        if out is None:
+            out = [0.0] * self.observation_size()
         n = s.nplayers
         lay = self._parts()
         if player is not None:
@@ -244,6 +248,12 @@ def _encoder(vs, n):
     if vs.kind == "map":
         enc, w, kind, more = _value_encoder(t.value, n)
         keys = vs.size
+        if kind in ("number", "bool"):                  # one number per key: copied at once
+
+            def enc_map_flat(out, off, v, sees, known, viewer):
+                if sees:
+                    out[off:off + keys] = v
+            return enc_map_flat, keys, f"per key of {t.key}: {kind}", {**extra, "keys": keys}
 
         def enc_map(out, off, v, sees, known, viewer):
             if sees:
@@ -274,10 +284,8 @@ def _encoder(vs, n):
 
         def one(out, off, z, sees, known, viewer):
             if sees:
-                for i, c in enumerate(z):
-                    if c:
-                        out[off + i] = float(c)
-            out[off + k] = float(sum(z))
+                out[off:off + k] = z
+            out[off + k] = sum(z)
     elif zt.slotted:
         slots = vs.size
         w, kind = slots * (k + 2), "per slot: one-hot kind, then empty, then hidden"

@@ -122,17 +122,43 @@ class MoveNames:
             return 0
         site = self.sites[s.pending[0]]
         if site.kind == "act":
-            meta = self.actions[move[0]]
+            plan = self._id_plans.get(move[0])
+            if plan is None:
+                plan = self._id_plan(move[0])
             idx = 0
-            for t, v in zip(meta.param_types, move[1:]):
-                idx = idx * max(T.type_size(t, self.num_players), 1) + value_index(t, v)
-            return meta.id_offset + idx
+            for (radix, low, t), v in zip(plan[1], move[1:]):
+                idx = idx * radix + (v - low if t is None else value_index(t, v))
+            return plan[0] + idx
         if site.kind == "pay":
             idx = 0
             for radix, n in zip(site.radixes, move[0]):
                 idx = idx * radix + min(n, radix - 1)
             return site.id_offset + idx
         return site.id_offset + value_index(site.value_type, move[0])
+
+    @property
+    def _id_plans(self) -> dict:
+        plans = self.__dict__.get("_id_plans_")
+        if plans is None:
+            plans = self.__dict__["_id_plans_"] = {}
+        return plans
+
+    def _id_plan(self, action: int):
+        """(first id, [(radix, offset, type or None) per parameter]): an action's ids worked
+        out once (type None: the value minus the offset is its index)."""
+        meta = self.actions[action]
+        steps = []
+        for t in meta.param_types:
+            st_ = T.strip(t)
+            radix = max(T.type_size(t, self.num_players), 1)
+            if isinstance(st_, T.IntRange):
+                steps.append((radix, st_.low, None))
+            elif st_ is T.BOOL or isinstance(st_, T.SelectionType):
+                steps.append((radix, 0, t))
+            else:
+                steps.append((radix, 0, None))
+        plan = self._id_plans[action] = (meta.id_offset, steps)
+        return plan
 
     def move_from_id(self, s, ident: int):
         for m in self.legal_moves(s):
