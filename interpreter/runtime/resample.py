@@ -33,6 +33,7 @@ declarations give no distribution for them.
 from __future__ import annotations
 
 from . import state as st
+from .observe import _sees
 
 SWEEPS = 8          # swap attempts per component shuffled
 
@@ -57,16 +58,6 @@ class _Place:
     def __init__(self, vs, owner, key, container, index, counted):
         self.vs, self.owner, self.key = vs, owner, key
         self.container, self.index, self.counted = container, index, counted
-
-
-def _sees(vs, viewer, owner, shown) -> bool:
-    if vs.visibility == "public" or shown == -1:
-        return True
-    if viewer is None:
-        return False
-    if vs.visibility == "private" and viewer == owner or vs.visibility == "others" and viewer != owner:
-        return True
-    return bool(shown >> viewer & 1)
 
 
 def _places(game, s, player) -> dict:
