@@ -202,3 +202,43 @@ def test_simultaneous_choices_already_made_stay_possible():
         ms = game.legal_moves(s)
         game.apply(s, ms[rng.randrange(len(ms))])
     assert checked >= 10
+
+
+def _priest_left(game, s) -> bool:
+    deck = next(v for v in game.vars if v.name == "deck")
+    kinds = deck.zone.elem.kinds
+    return s.v[deck.slot][kinds.index("pr")] > 0
+
+
+def test_every_visibility_construct_survives_a_redraw(tmp_path):
+    """Private piles, counters, maps and keyed piles, a hidden counter, what was peeked at and
+    revealed (test_language_knowledge's game): for every player and a spectator, the redrawn
+    state looks the same (observe, the observation vector, the information-state string);
+    a pile the player peeked at stays as it is, numbers are kept."""
+    from test_language_knowledge import SECRETS
+    game = load(tmp_path, SECRETS, players=3)
+    rng = random.Random(4)
+    for seed in range(6):
+        s = game.new_initial_state(seed, history=True)
+        for _ in range(12):
+            if game.is_terminal(s):
+                break
+            for p in (0, 1, 2, None):
+                r = game.resample(s, p, rng)
+                assert game.observe(r, p) == game.observe(s, p)
+                assert game.observation_tensor(r, p) == game.observation_tensor(s, p)
+                if p is not None:
+                    assert game.information_state_string(r, p) == game.information_state_string(s, p)
+                assert components(game, r) == components(game, s)
+                chips = next(v for v in game.vars if v.name == "chips")
+                assert r.v[chips.slot] == s.v[chips.slot]                       # numbers are kept
+            # (the game draws a priest only while the deck has one: its own rules do not check)
+            ok = ("look", "show", "bet") + (("draw_one", "stash") if _priest_left(game, s) else ())
+            ms = [m for m in game.legal_moves(s) if game.move_str(s, m).startswith(ok)]
+            game.apply(s, ms[rng.randrange(len(ms))])
+    # after player 1 peeks at player 2's hand, a redraw for player 1 keeps that hand
+    s = game.new_initial_state(0)
+    game.apply(s, "look(player(2))")
+    hand = next(v for v in game.vars if v.name == "hand")
+    for k in range(20):
+        assert game.resample(s, 0, k).v[hand.slot][1] == s.v[hand.slot][1]
