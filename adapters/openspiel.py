@@ -181,11 +181,9 @@ class RegolaState(pyspiel.State):
     def chance_outcomes(self):
         g, s = self._g, self._s
         dist = g.chance_outcomes(s)
-        if g.chance_kind(s) == "draw":
-            return [(k, p) for k, p in dist]
-        if len(dist) > MIN_CHANCE_OUTCOMES:
+        if g.chance_kind(s) == "roll" and len(dist) > MIN_CHANCE_OUTCOMES:
             raise ValueError(f"a roll of {len(dist)} values: OpenSpiel is told of at most {MIN_CHANCE_OUTCOMES}")
-        return [(i, p) for i, (_, p) in enumerate(dist)]
+        return [(g.chance_outcome_id(s, v), p) for v, p in dist]
 
     def _apply_action(self, action):
         g, s = self._g, self._s
@@ -198,10 +196,7 @@ class RegolaState(pyspiel.State):
         g.apply(s, move)
 
     def _outcome(self, action):
-        g, s = self._g, self._s
-        if g.chance_kind(s) == "draw":
-            return int(action)
-        return g.chance_outcomes(s)[int(action)][0]
+        return self._g.chance_outcome_from_id(self._s, int(action))
 
     def _action_to_string(self, player, action):
         if player == pyspiel.PlayerId.CHANCE:

@@ -150,6 +150,26 @@ class Learning:
                     return f"pay({', '.join(text) or 'nothing'})"
         raise ValueError(f"action id {ident} names no action")
 
+    # ------------------------------------------------------------------ chance outcome ids
+
+    def chance_outcome_id(self, s, outcome) -> int:
+        """A stable number for a chance outcome: a drawn component's kind number, or a rolled
+        value's place in the list rolled from (the same list gives the same numbers)."""
+        if self.chance_kind(s) == "draw":
+            return int(outcome)
+        for i, (v, _) in enumerate(self.chance_outcomes(s)):
+            if v == outcome:
+                return i
+        raise ValueError(f"{outcome!r} is not a possible outcome now")
+
+    def chance_outcome_from_id(self, s, ident: int):
+        if self.chance_kind(s) == "draw":
+            return int(ident)
+        dist = self.chance_outcomes(s)
+        if not 0 <= ident < len(dist):
+            raise ValueError(f"no chance outcome has the number {ident} now")
+        return dist[ident][0]
+
     # ------------------------------------------------------------------ facts
 
     def facts(self) -> dict:
@@ -160,6 +180,10 @@ class Learning:
                 "chance": any(si.kind in ("chance", "roll") for si in self.sites),
                 "hidden_information": hidden,
                 "simultaneous": any(si.simultaneous for si in self.sites),
+                # chance outcome ids (chance_outcome_id): kinds of a drawn record type; a roll
+                # numbers the values of its list, which only the rules' run time knows
+                "max_draw_outcomes": max([len(r.kinds) for r in self.prog.records.values()] or [0]),
+                "max_game_length": None,          # not known from the declarations
                 "cooperative": bool(getattr(self.prog, "cooperative", False)),
                 "lowest_score_wins": bool(self.prog.lowest_wins),
                 "utility": "win share: 1/k to each of k winners, 0 to the others",
