@@ -22,17 +22,17 @@ IDS = [f"{g}-{n}p{'-' + '+'.join(m) if m else ''}" for g, n, m in GAMES]
 
 @pytest.mark.parametrize("rules, players, mods", GAMES, ids=IDS)
 def test_api_test(rules, players, mods):
-    api_test(rz.env(rules, players=players, modules=mods), num_cycles=300)
+    api_test(rz.env(rules, players=players, modules=mods), num_cycles=1000)
 
 
-@pytest.mark.parametrize("rules, players, mods", GAMES[:6], ids=IDS[:6])
+@pytest.mark.parametrize("rules, players, mods", GAMES, ids=IDS)
 def test_seed_test(rules, players, mods):
-    seed_test(lambda: rz.env(rules, players=players, modules=mods), num_cycles=200)
+    seed_test(lambda: rz.env(rules, players=players, modules=mods), num_cycles=500)
 
 
-@pytest.mark.parametrize("rules, players, mods", GAMES[:6], ids=IDS[:6])
+@pytest.mark.parametrize("rules, players, mods", GAMES, ids=IDS)
 def test_parallel_api_test(rules, players, mods):
-    parallel_api_test(turn_based_aec_to_parallel(rz.env(rules, players=players, modules=mods)), num_cycles=200)
+    parallel_api_test(turn_based_aec_to_parallel(rz.env(rules, players=players, modules=mods)), num_cycles=500)
 
 
 def test_a_whole_game_and_its_rewards():
