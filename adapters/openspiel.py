@@ -108,7 +108,7 @@ class RegolaGame(pyspiel.Game):
             num_distinct_actions=g.action_space,
             max_chance_outcomes=max(kinds, MIN_CHANCE_OUTCOMES) if g.facts()["chance"] else 0,
             num_players=g.num_players, min_utility=0.0, max_utility=1.0, utility_sum=1.0,
-            max_game_length=MAX_GAME_LENGTH)
+            max_game_length=g.prog.max_moves or MAX_GAME_LENGTH)
         super().__init__(game_type, info, {"players": players, "modules": "+".join(modules)})
 
     def new_initial_state(self, *args):

@@ -442,6 +442,18 @@ class LowestScoreWins(Node):
     """`lowest score wins` in a game's header: the ranking reads scores upside down."""
 
 
+class GameLength(Node):
+    """`at most N moves` in a game's header: no game has more moves by players (a fact for
+    adapters and bots; `regola simulate` stops a game that goes past it)."""
+    moves: int
+
+
+class GameScores(Node):
+    """`scores A..B` in a game's header: every player's score lies in A..B."""
+    low: Expr
+    high: Expr
+
+
 class GamePlayers(Node):
     low: int
     high: Optional[int] = None     # `players 2` is `players 2..2`

@@ -137,7 +137,7 @@ class Checker:
     # ------------------------------------------------------------------ driver
 
     PASSES = ("declare", "resolve_types", "components", "grids", "variables", "bodies",
-              "assertions", "unused")
+              "assertions", "header_facts", "unused")
 
     def run(self) -> CheckedProgram:
         for name in self.PASSES:
@@ -2311,6 +2311,24 @@ class Checker:
             elif not v:
                 self.error(a, "E180", f"assertion failed: {a.message}",
                            "the data above disagrees with this fact from the rulebook")
+
+    # ------------------------------------------------------------------ 7b. header facts
+
+    def pass_header_facts(self):
+        """`at most N moves` and `scores A..B`: facts for adapters, checked for sense here."""
+        for item in self.composed.source.game_decl.items:
+            if isinstance(item, ast.GameLength):
+                if item.moves < 1:
+                    self.error(item, "E018", "a game has at least 1 move: 'at most N moves' needs N of 1 or more")
+                else:
+                    self.p.max_moves = item.moves
+            elif isinstance(item, ast.GameScores):
+                lo = self.static_int(item.low, "the lowest score")
+                hi = self.static_int(item.high, "the highest score")
+                if lo > hi:
+                    self.error(item, "E018", f"scores {lo}..{hi}: the lowest score is above the highest")
+                else:
+                    self.p.score_bounds = (lo, hi)
 
     # ------------------------------------------------------------------ 8. unused
 

@@ -120,6 +120,8 @@ class CheckedProgram:
     players: Optional[int]
     modules: list[str]
     lowest_wins: bool = False                                # `lowest score wins`
+    max_moves: Optional[int] = None                          # `at most N moves`
+    score_bounds: Optional[tuple] = None                     # `scores A..B`
     top: dict[str, Sym] = field(default_factory=dict)        # top-level names
     values: dict[str, list[Sym]] = field(default_factory=dict)  # enum values and kinds
     enums: dict[str, EnumType] = field(default_factory=dict)

@@ -33,7 +33,9 @@ MAX_CHANCE_RUN = 100_000      # chance outcomes in a row, with no move between, 
 def play(game, agents, seed: int, rules: str = "", record: bool = False, max_moves: int = 100_000) -> Result:
     """Play to the end. Chance is drawn from the state's seeded generator. A game with more
     than `max_moves` moves, or MAX_CHANCE_RUN chance outcomes in a row (rules that roll or
-    draw for ever without asking anyone), raises GameDidNotEnd."""
+    draw for ever without asking anyone), raises GameDidNotEnd; so does a game longer than
+    the rules' own `at most N moves`, and a score outside their `scores A..B` is an error."""
+    declared = game.prog.max_moves
     s = game.new_initial_state(seed)
     log = logs.Log(logs.header(game, rules or game.name, seed, [a.name for a in agents])) if record else None
     moves = chance_run = 0
@@ -60,7 +62,17 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
         moves += 1
         if moves > max_moves:
             raise GameDidNotEnd(f"seed {seed}: no end after {max_moves} moves")
+        if declared is not None and moves > declared:
+            raise GameDidNotEnd(f"seed {seed}: a move more than the rules' 'at most {declared} moves'",
+                                "the declaration or the rules are wrong")
     scores = game.scores(s)
+    if game.prog.score_bounds is not None:
+        lo, hi = game.prog.score_bounds
+        for p, sc in enumerate(scores):
+            if not lo <= sc <= hi:
+                from regola.runtime.helpers import RulesRuntimeError
+                raise RulesRuntimeError(f"seed {seed}: player({p + 1}) scores {sc}, outside the rules' "
+                                        f"'scores {lo}..{hi}'")
     winners = game.winners(s)
     if log is not None:
         log.end = {"type": "end", "scores": scores, "winners": [w + 1 for w in winners], "moves": moves}

@@ -183,7 +183,9 @@ class Learning:
                 # chance outcome ids (chance_outcome_id): kinds of a drawn record type; a roll
                 # numbers the values of its list, which only the rules' run time knows
                 "max_draw_outcomes": max([len(r.kinds) for r in self.prog.records.values()] or [0]),
-                "max_game_length": None,          # not known from the declarations
+                # `at most N moves` and `scores A..B` in the game's header, if declared
+                "max_game_length": self.prog.max_moves,
+                "score_bounds": list(self.prog.score_bounds) if self.prog.score_bounds else None,
                 "cooperative": bool(getattr(self.prog, "cooperative", False)),
                 "lowest_score_wins": bool(self.prog.lowest_wins),
                 "utility": "win share: 1/k to each of k winners, 0 to the others",
