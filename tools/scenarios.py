@@ -367,6 +367,11 @@ def _run(sc: Scenario) -> Outcome:
             except IllegalMove as e:
                 return Outcome(False, f"{where}: {e}")
         elif kind == "illegal":
+            if not game.names_a_move(str(val)):
+                return Outcome(False, f"{where}: {val!r} is no move of this game at all (a misspelled action, "
+                                      f"a wrong number of values, a value of the wrong type?): a step that "
+                                      f"checks it is refused would pass without testing anything"
+                                      f"{_nearest_move(game, s, str(val))}")
             before = game.dump(s)
             try:
                 game.apply(s, str(val))
@@ -417,6 +422,10 @@ def _run(sc: Scenario) -> Outcome:
                 if missing:
                     return Outcome(False, f"{where}: not legal: {missing} (legal: {names})")
             if kind == "legal_excludes":
+                unknown = [w for w in want if not game.names_a_move(w)]
+                if unknown:
+                    return Outcome(False, f"{where}: {unknown} name no move of this game at all: excluding "
+                                          f"them tests nothing")
                 present = [w for w in want if norm(w) in have]
                 if present:
                     return Outcome(False, f"{where}: these should not be legal: {present}")
@@ -476,3 +485,12 @@ def _show(game, node, value, snip):
 def _indexed(t):
     from regola import types as T
     return T.is_indexed(t)
+
+
+def _nearest_move(game, s, text: str) -> str:
+    """'; did you mean ...' from the legal moves now and the action names."""
+    from regola.suggest import did_you_mean
+    names = [a.name for a in game.actions]
+    if s.pending is not None and s.pending[1] >= 0:
+        names += [game.move_str(s, m) for m in game.legal_moves(s)]
+    return did_you_mean(text.strip(), names)

@@ -117,6 +117,32 @@ class MoveNames:
             vals.append(v)
         return (meta.index, *vals)
 
+    def names_a_move(self, text: str) -> bool:
+        """Whether `text` is a move of the game's action space at all (legal or not, at any
+        decision): `pass`, an action with as many values of its parameters' types as it has
+        parameters, `VAR=value` of a choice, `pay(...)` of a payment. A misspelled action or a
+        value of the wrong type is not."""
+        t = (text or "").strip()
+        if _norm(t) == "pass":
+            return True
+        var, eq, val = t.partition("=")
+        if eq and "(" not in var:
+            return any(site.kind == "choose" and site.node.var == var.strip()
+                       and parse_value(site.value_type, val) is not _BAD for site in self.sites)
+        name, paren, rest = t.partition("(")
+        name = name.strip()
+        if name == "pay" and any(site.kind == "pay" for site in self.sites):
+            return True
+        meta = next((m for m in self.actions if m.name == name), None)
+        if meta is None or (paren and not rest.endswith(")")):
+            return False
+        if not paren:
+            return not meta.param_types
+        args = _split_args(rest[:-1])
+        if len(args) != len(meta.param_types):
+            return False
+        return all(parse_value(ty, a) is not _BAD for ty, a in zip(meta.param_types, args))
+
     def move_id(self, s, move) -> int:
         if not move:
             return 0

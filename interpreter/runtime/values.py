@@ -35,6 +35,8 @@ def format_value(t, v) -> str:
 def parse_value(t, text: str):
     text = text.strip()
     t = T.strip(t)
+    if isinstance(t, T.ListType):
+        return _parse_list(t, text)
     try:
         if isinstance(t, T.EnumType):
             return t.values.index(text)
@@ -67,6 +69,22 @@ def value_index(t, v) -> int:
     if t is T.BOOL:
         return int(bool(v))
     return int(v)
+
+
+def _parse_list(t, text: str):
+    """`[a, b]`: a list of values of the element type; a selection (`subsets`) is the
+    ascending tuple of them, in any order written, of an allowed size."""
+    if not (text.startswith("[") and text.endswith("]")):
+        return _BAD
+    inner = text[1:-1].strip()
+    items = [parse_value(t.elem, x) for x in _split_args(inner)] if inner else []
+    if any(x is _BAD for x in items):
+        return _BAD
+    if isinstance(t, T.SelectionType):
+        if not t.lo <= len(items) <= t.hi:
+            return _BAD
+        return tuple(sorted(items))
+    return items
 
 
 def value_from_index(t, i: int):
