@@ -55,3 +55,17 @@ def test_selections_are_moves_in_any_order_and_refused_by_the_rules(tmp_path):
     assert game.names_a_move("cards=[squid, wasabi]") and game.names_a_move("cards=[wasabi, squid]")
     assert not game.names_a_move("cards=[squid, wasabi, egg]")           # at most 2
     assert not game.names_a_move("cards=[squidd]")
+
+
+def test_a_selection_written_in_another_order_is_the_same_move(tmp_path):
+    from rules_helpers import load
+    from test_language_selections import MARKET
+    game = load(tmp_path, MARKET)
+    s = game.new_initial_state(0)
+    game.apply(s, "keep")                                  # then player 2 chooses two kinds
+    texts = [game.move_str(s, m) for m in game.legal_moves(s)]
+    assert "two=[red, blue]" in texts
+    assert game.parse_move(s, "two=[blue, red]") == game.parse_move(s, "two=[red, blue]")
+    before = game.dump(s)
+    game.apply(s, "two=[blue, red]")
+    assert game.dump(s) != before

@@ -80,6 +80,8 @@ class MoveNames:
         # not legal: find the tuple it names, to explain why
         m = self._parse_any(s, text)
         if m is not None:
+            if m in legal:              # written otherwise than move_str does (a selection's order)
+                return m
             raise self._illegal(s, m)
         from ..suggest import did_you_mean
         names = [self.move_str(s, m) for m in legal]
