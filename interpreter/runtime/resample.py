@@ -96,7 +96,8 @@ def _places(game, s, player) -> dict:
 
 def _pinned(s) -> dict:
     """kind -> copies that must stay where they are: the components chosen at a simultaneous
-    decision and not revealed yet (the frame's '@picks' lists; a selection is a list)."""
+    decision and not revealed yet (the frame's '@picks' lists; a selection is a tuple). A kind
+    number is pinned in every record type's places that hold it: more than needed, never less."""
     pins: dict = {}
     for frame in s.stack:
         for k, v in frame[2].items():
