@@ -186,7 +186,6 @@ class Learning:
                 # `at most N moves` and `scores A..B` in the game's header, if declared
                 "max_game_length": self.prog.max_moves,
                 "score_bounds": list(self.prog.score_bounds) if self.prog.score_bounds else None,
-                "cooperative": bool(getattr(self.prog, "cooperative", False)),
                 "lowest_score_wins": bool(self.prog.lowest_wins),
                 "utility": "win share: 1/k to each of k winners, 0 to the others",
                 "min_utility": 0.0, "max_utility": 1.0}
