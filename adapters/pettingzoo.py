@@ -93,7 +93,7 @@ class RegolaAEC(AECEnv):
             n += 1
             if n > MAX_CHANCE_RUN:
                 raise GameDidNotEnd(f"{MAX_CHANCE_RUN:,} chance outcomes in a row and no move",
-                                    "an endless loop of rolls or draws?")
+                                    "the rules may never end (an endless loop of rolls or draws?)")
             game.step_chance(s)
 
     def _select(self):

@@ -2322,6 +2322,7 @@ class Checker:
                     self.error(item, "E018", "a game has at least 1 move: 'at most N moves' needs N of 1 or more")
                 else:
                     self.p.max_moves = item.moves
+                    self.p.header_spans["moves"] = item.span
             elif isinstance(item, ast.GameScores):
                 lo = self.static_int(item.low, "the lowest score")
                 hi = self.static_int(item.high, "the highest score")
@@ -2329,6 +2330,7 @@ class Checker:
                     self.error(item, "E018", f"scores {lo}..{hi}: the lowest score is above the highest")
                 else:
                     self.p.score_bounds = (lo, hi)
+                    self.p.header_spans["scores"] = item.span
 
     # ------------------------------------------------------------------ 8. unused
 

@@ -122,6 +122,7 @@ class CheckedProgram:
     lowest_wins: bool = False                                # `lowest score wins`
     max_moves: Optional[int] = None                          # `at most N moves`
     score_bounds: Optional[tuple] = None                     # `scores A..B`
+    header_spans: dict = field(default_factory=dict)         # "moves"/"scores" -> where declared
     top: dict[str, Sym] = field(default_factory=dict)        # top-level names
     values: dict[str, list[Sym]] = field(default_factory=dict)  # enum values and kinds
     enums: dict[str, EnumType] = field(default_factory=dict)

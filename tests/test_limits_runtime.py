@@ -225,3 +225,11 @@ def test_a_constant_that_takes_too_long_to_evaluate_is_a_diagnostic(tmp_path, mo
     errs = errors(tmp_path, HEAD + "const X = count(a for a in range(0, 1000000) where any(b > a for b in "
                                    "range(0, 1000000)))\nflow:\n    t = X\nscore: t\n")
     assert [e.code for e in errs] == ["E120"] and "more than 1 seconds" in errs[0].message
+
+
+def test_simulate_max_seconds_holds_for_that_command_only(capsys):
+    from regola.runtime import watchdog
+    from regola.tools.cli import main
+    before = watchdog.limit_seconds
+    assert main(["simulate", "tic-tac-toe", "--games", "1", "--max-seconds", "3"]) == 0
+    assert watchdog.limit_seconds == before        # a later check in this process keeps its limit

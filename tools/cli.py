@@ -187,14 +187,24 @@ def _file_kind(text: str) -> str:
 # --------------------------------------------------------------------- simulate
 
 def cmd_simulate(args) -> int:
+    """(--max-seconds holds for this command only: the limit is put back after it, so a
+    program that calls main() goes on with its own.)"""
+    from regola.runtime import watchdog
+    before = watchdog.limit_seconds
+    if args.max_seconds is not None:
+        watchdog.limit_seconds = args.max_seconds
+    try:
+        return _simulate(args)
+    finally:
+        watchdog.limit_seconds = before
+
+
+def _simulate(args) -> int:
     from .simulate import simulate
     from regola.loader import load_game
     import time
     modules = _split(args.with_)
     bots = _split(args.bots) or ["random"]
-    if args.max_seconds is not None:
-        from regola.runtime import watchdog
-        watchdog.limit_seconds = args.max_seconds
     t0 = time.perf_counter()
     options = _options(args)
     game = load_game(args.rules, modules=modules, players=args.players, options=options)
@@ -531,7 +541,7 @@ def main(argv=None) -> int:
         from regola.runtime.game import StateError
         from .match import GameDidNotEnd
         if isinstance(e, GameDidNotEnd):
-            print(safe(f"regola {args.command}: {e}; the rules may never end ({e.hint})"), file=sys.stderr)
+            print(safe(f"regola {args.command}: {e}; {e.hint}"), file=sys.stderr)
             return 1
         if isinstance(e, (RulesRuntimeError, StateError)):
             print(safe(f"regola {args.command}: {e}"), file=sys.stderr)

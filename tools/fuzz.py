@@ -111,6 +111,12 @@ def _serve(conn, memory_mb: int):
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     signal.signal(signal.SIGPROF, _on_alarm)
     signal.signal(signal.SIGINT, signal.SIG_IGN)          # the parent handles ^C
+    # the engine's own limits, whatever the forking process had set (a test's monkeypatch, a
+    # tracer of Hypothesis's): each command runs as `regola` would on its own
+    from regola.limits import MAX_SECONDS
+    from regola.runtime import watchdog
+    watchdog.limit_seconds = MAX_SECONDS
+    sys.settrace(None)
     _watch_moves()
     while True:
         try:

@@ -14,7 +14,7 @@ class GameDidNotEnd(Exception):
     """A game that does not end: too many moves (`hint` says how to allow more), or the rules
     drawing and rolling for ever with nobody to move."""
 
-    def __init__(self, message: str, hint: str = "or raise --max-moves"):
+    def __init__(self, message: str, hint: str = "the rules may never end (or raise --max-moves)"):
         super().__init__(message)
         self.hint = hint
 
@@ -46,7 +46,7 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
             chance_run += 1
             if chance_run > MAX_CHANCE_RUN:
                 raise GameDidNotEnd(f"seed {seed}: {MAX_CHANCE_RUN:,} chance outcomes in a row and no move",
-                                    "an endless loop of rolls or draws?")
+                                    "the rules may never end (an endless loop of rolls or draws?)")
             o = sample(s)
             if log is not None:
                 log.entries.append({"type": "chance", "outcome": game.outcome_str(s, o)})
@@ -63,7 +63,8 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
         if moves > max_moves:
             raise GameDidNotEnd(f"seed {seed}: no end after {max_moves} moves")
         if declared is not None and moves > declared:
-            raise GameDidNotEnd(f"seed {seed}: a move more than the rules' 'at most {declared} moves'",
+            where = game.prog.header_spans.get("moves")
+            raise GameDidNotEnd(f"{where}: seed {seed}: a move more than the rules' 'at most {declared} moves'",
                                 "the declaration or the rules are wrong")
     scores = game.scores(s)
     if game.prog.score_bounds is not None:
@@ -71,8 +72,8 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
         for p, sc in enumerate(scores):
             if not lo <= sc <= hi:
                 from regola.runtime.helpers import RulesRuntimeError
-                raise RulesRuntimeError(f"seed {seed}: player({p + 1}) scores {sc}, outside the rules' "
-                                        f"'scores {lo}..{hi}'")
+                raise RulesRuntimeError(f"{game.prog.header_spans.get('scores')}: seed {seed}: player({p + 1}) "
+                                        f"scores {sc}, outside the rules' 'scores {lo}..{hi}'")
     winners = game.winners(s)
     if log is not None:
         log.end = {"type": "end", "scores": scores, "winners": [w + 1 for w in winners], "moves": moves}
