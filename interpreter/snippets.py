@@ -25,6 +25,7 @@ from .codegen.lines import Lines
 from .codegen.program import ProgramCompiler
 from .diagnostics import Diagnostic, RulesError, SourceMap
 from .parser import parse
+from .pycompile import compile_quietly
 from .runtime.helpers import RulesRuntimeError
 from .runtime.runner import Runner
 
@@ -93,7 +94,7 @@ class SnippetCompiler:
         self._n += 1
         name = f"__snippet_{self._n}"
         code = f"def {name}(S, me):\n    V = S.v\n    return {src}\n"
-        exec(compile(code, f"<snippet {name}>", "exec"), self.game.ns)
+        exec(compile_quietly(code, f"<snippet {name}>", "exec"), self.game.ns)
         fn = self.game.ns[name]
 
         game = self.game
@@ -151,7 +152,7 @@ class SnippetCompiler:
         self.pc.stmts_plain(body, {}, out, 1, [])
         out.add(1, "return None")
         code = "\n".join("    " * ind + text for ind, text, _ in _with_ticks(out.items)) + "\n"
-        exec(compile(code, f"<snippet {name}>", "exec"), self.game.ns)
+        exec(compile_quietly(code, f"<snippet {name}>", "exec"), self.game.ns)
         fn = self.game.ns[name]
         game, budget = self.game, self.step_budget
 

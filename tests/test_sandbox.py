@@ -224,3 +224,20 @@ def test_the_grammar_cache_is_used_only_from_a_private_directory(tmp_path, monke
     monkeypatch.setenv("REGOLA_NO_GRAMMAR_CACHE", "1")
     os.chmod(tmp_path / "regola", 0o700)
     assert cache_file("grammar", "1.0") is None
+
+
+def test_python_warnings_about_generated_code_do_not_reach_the_terminal(tmp_path, capsys):
+    """A constant that fails to evaluate is none, and code subscripting it made Python print
+    '<regola static>:1: SyntaxWarning' (found by the fuzzer); only the positioned errors show."""
+    from regola.tools.cli import main
+    d = tmp_path / "g"
+    d.mkdir()
+    (d / "g.regola").write_text(
+        "game g:\n    players 2\nglobal:\n    n: int\n"
+        "const COPIES = [3, n]\n"
+        "assert COPIES[0] == 3, \"three\"\n"
+        "flow:\n    end game\nscore: 0\n", encoding="utf-8")
+    assert main(["check", str(d)]) == 1
+    out = capsys.readouterr()
+    assert "SyntaxWarning" not in out.out + out.err
+    assert "error[E123]" in out.out

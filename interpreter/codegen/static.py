@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
+from ..pycompile import compile_quietly
 from ..runtime import watchdog
 from ..runtime.helpers import HELPERS
 from .expr import ExprGen
@@ -65,13 +66,13 @@ class StaticEvaluator:
         for n in c.decl.walk():
             self._prepare_node(n)
         src = compile_def_source(self.p, self.gen, c)
-        exec(compile(src, f"<regola def {name}>", "exec"), self.ns)
+        exec(compile_quietly(src, f"<regola def {name}>", "exec"), self.ns)
 
     def eval(self, e: ast.Expr):
         self._prepare(e)
         src = self.gen.gen(e, {})
         watchdog.watch(StaticEvaluator.eval)       # (load time has the time limit of run time)
-        return eval(compile(src, "<regola static>", "eval"), self.ns)
+        return eval(compile_quietly(src, "<regola static>", "eval"), self.ns)
 
 
 def _grid_of(t):

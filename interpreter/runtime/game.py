@@ -32,6 +32,7 @@ import sys
 from typing import Optional
 
 from ..codegen.program import CompiledProgram, SiteInfo, VarSlot
+from ..pycompile import compile_quietly
 from . import state as st
 from . import watchdog
 from .chance import Chance
@@ -72,7 +73,7 @@ class Game(Runner, Chance, MoveNames, Saves, Learning):
         ns["NP"] = self.num_players
         ns.update(compiled.tables)
         ns["_W"] = self._work = [0]      # the loop budget of one run (set by Runner._run)
-        code = compile(src, self._filename, "exec")
+        code = compile_quietly(src, self._filename, "exec")
         exec(code, ns)
         self.ns = ns
         self._procs = ns["PROCS"]
