@@ -16,13 +16,13 @@
   information; the utility of a player is their share of the win (1/k to each of k winners:
   constant-sum, 1 in all);
 * observation tensors are `game.observation_tensor` (what the player sees, nothing else);
-  observation strings the player's view (`observe`) as JSON; information-state strings add to
-  it every move so far as that player saw it (a value from a hidden hand is `?`), so they are
-  perfect recall of moves; chance outcomes are known through what they left in the view;
+  observation strings the player's view (`observe`) as JSON; information-state strings are
+  `game.information_state_string` (every move so far as that player saw it, then the view:
+  states keep their history, `new_initial_state(seed, history=True)`);
 * `resample_from_infostate(player, sampler)` is `game.resample`: a state the player cannot
   tell from this one, with the same history of moves as the player saw them (OpenSpiel's
   Python ISMCTSBot uses it);
-* serialization is the history of actions, replayed exactly.
+* serialization is the engine's save (history included).
 """
 
 from __future__ import annotations
@@ -102,7 +102,7 @@ class RegolaGame(pyspiel.Game):
         modules = tuple(m for m in str(params.get("modules", "")).split("+") if m)
         self.key = (rules, players, modules)
         self.regola = g = _game(self.key)
-        self._initial = g.new_initial_state(0)
+        self._initial = g.new_initial_state(0, history=True)     # for information-state strings
         kinds = max([len(r.kinds) for r in g.prog.records.values()] or [1])
         info = pyspiel.GameInfo(
             num_distinct_actions=g.action_space,
@@ -113,7 +113,7 @@ class RegolaGame(pyspiel.Game):
 
     def new_initial_state(self, *args):
         # (OpenSpiel clones a state by making a new one and copying attributes: cheap here)
-        return RegolaState(self, _Live(self.key, self.regola.clone(self._initial)), _Trail([]))
+        return RegolaState(self, _Live(self.key, self.regola.clone(self._initial)))
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         return RegolaObserver(self.regola, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
@@ -138,25 +138,10 @@ def _load_live(key, data):
     return _Live(key, _game(key).load(data))
 
 
-class _Trail:
-    """The moves so far as each player saw them: (mover, text per player) entries."""
-    __slots__ = ("items",)
-
-    def __init__(self, items):
-        self.items = items
-
-    def __deepcopy__(self, memo):
-        return _Trail(list(self.items))
-
-    def __reduce__(self):
-        return (_Trail, (self.items,))
-
-
 class RegolaState(pyspiel.State):
-    def __init__(self, game, live, trail):
+    def __init__(self, game, live):
         super().__init__(game)
         self._live = live
-        self._trail = trail
 
     @property
     def _g(self):
@@ -190,10 +175,7 @@ class RegolaState(pyspiel.State):
         if s.pending[1] == -1:
             g.apply_chance(s, self._outcome(action))
             return
-        move = g.move_from_id(s, int(action))
-        who = s.pending[1]
-        self._trail.items.append((who, tuple(g.move_str_seen_by(s, move, p) for p in range(g.num_players))))
-        g.apply(s, move)
+        g.apply(s, g.move_from_id(s, int(action)))
 
     def _outcome(self, action):
         return self._g.chance_outcome_from_id(self._s, int(action))
@@ -245,11 +227,9 @@ class RegolaObserver:
         self.game.observation_tensor(state._s, player, self.tensor)
 
     def string_from(self, state, player):
-        view = json.dumps(self.game.observe(state._s, player), sort_keys=True)
         if self.perfect_recall:
-            moves = [f"{who + 1}:{texts[player]}" for who, texts in state._trail.items]
-            return "\n".join(moves + [view])
-        return view
+            return self.game.information_state_string(state._s, player)
+        return json.dumps(self.game.observe(state._s, player), sort_keys=True)
 
 
 for _name in bundled_games():

@@ -1,7 +1,7 @@
 """Regola: a declarative rules language for board games and the engine that runs it.
 
     import regola
-    game = regola.load_game("lungarno", players=4)
+    game = regola.load_game("rules/my-game", players=4)      # or a bundled game's name
 
 Pipeline: parser -> AST -> modules composed -> checker -> compiler -> runtime.
 The public API: `load_game`, the runtime's `Game` and `State`, the errors (`RulesError` for

@@ -8,7 +8,7 @@ A determinization (runtime/resample.py) redraws what a player cannot see: the co
 hidden zones, in other players' private zones and in the player's own `others` zone are
 shuffled among those places. The declarations say which zones hold which kind of component;
 `holds` says which components of that kind a zone may hold as far as anyone can tell
-(Lorenzo's deck of a card type holds that type's cards of the current period; a Hanabi slot
+(a deck of one card type holds that type's cards of the current period; a hinted slot
 holds the cards its hints allow). Without it a zone may hold any component of its type.
 
 The condition becomes an ordinary pure function of the rules, `holds__<zone>(c, key,

@@ -9,7 +9,7 @@ run (runtime/helpers.py, runtime/runner.py).
 """
 
 # the text of a rules file
-MAX_FILE_BYTES = 2_000_000        # one file (Lorenzo il Magnifico's largest is ~60 kB)
+MAX_FILE_BYTES = 2_000_000        # one file (the largest bundled one is ~60 kB)
 MAX_NESTING = 48                  # levels of the syntax tree (the bundled games reach 20)
 MAX_CHAIN = 100                   # terms of one chain of + and -, of * / %, of `and`, of `or`
 MAX_INT_DIGITS = 15               # an integer literal is below 10**15

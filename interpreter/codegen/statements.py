@@ -88,7 +88,7 @@ class StatementCompiler:
             seen = self._seen_of(s.target, env, whole_only=True)
             if seen is not None:                          # a whole variable (`reveal p.hand`)
                 kn, i = seen, "0"
-            else:                                         # one hidden slot (`reveal privilege[d]`)
+            else:                                         # one hidden slot (`reveal tokens[k]`)
                 kn, i = self._known_of(s.target.obj, env), g(s.target.index, env)
             if who is None:
                 out.add(ind, f"{kn}[{i}] = -1", sp)

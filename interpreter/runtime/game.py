@@ -60,6 +60,7 @@ class Game(Runner, Chance, MoveNames, Saves, Learning):
         self.modules = list(modules)
         self.num_players = compiled.players
         self.sites: list[SiteInfo] = compiled.sites
+        self._id_plans: dict = {}          # action -> how its move ids are worked out (moves.py)
         self.actions = compiled.actions
         self.vars: list[VarSlot] = compiled.vars
         self.action_space = compiled.action_space

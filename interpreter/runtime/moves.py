@@ -164,13 +164,6 @@ class MoveNames:
             return site.id_offset + idx
         return site.id_offset + value_index(site.value_type, move[0])
 
-    @property
-    def _id_plans(self) -> dict:
-        plans = self.__dict__.get("_id_plans_")
-        if plans is None:
-            plans = self.__dict__["_id_plans_"] = {}
-        return plans
-
     def _id_plan(self, action: int):
         """(first id, [(radix, offset, type or None) per parameter]): an action's ids worked
         out once (type None: the value minus the offset is its index)."""

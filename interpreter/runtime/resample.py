@@ -5,12 +5,12 @@ know, from the declarations alone (nothing here is written per game):
 
 * the components in every zone the player cannot see are shuffled among those places: hidden
   zones (draw stacks, face-down tokens), other players' private zones (their hands), the
-  player's own `others` zone (a Hanabi hand), each unknown slot of a hidden row (a slot the
+  player's own `others` zone (a hand held facing away), each unknown slot of a hidden row (a slot the
   player peeked at, or that was revealed, stays); a zone or slot the player was shown as a
   whole (`reveal`, `peek`) stays too;
 * a component only moves to a place of its own record type and only where the place's
   `holds c where ...` allows it (interpreter/holds.py): a deck of one card type keeps that
-  type, a hinted Hanabi slot keeps cards that match its hints;
+  type, a hand's slot keeps the cards that agree with what was said of it;
 * every place keeps its size (a stack its count, a row its occupied slots), and so the
   counts of each kind of component over all places are kept;
 * the state's random generator is replaced from `rng`: the future draws are unknown too;
