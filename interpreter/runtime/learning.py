@@ -121,12 +121,13 @@ class Learning:
             return "pass"
         n = self.num_players
         for meta in self.actions:
-            sizes = [max(T.type_size(t, n), 1) for t in meta.param_types]
+            offset, steps = self._id_plans.get(meta.index) or self._id_plan(meta.index)   # (move_id's)
+            sizes = [radix for radix, _, _ in steps]
             total = 1
             for z in sizes:
                 total *= z
-            if meta.id_offset <= ident < meta.id_offset + total:
-                idx, args = ident - meta.id_offset, []
+            if offset <= ident < offset + total:
+                idx, args = ident - offset, []
                 for t, z in zip(reversed(meta.param_types), reversed(sizes)):
                     args.append(format_value(t, value_from_index(t, idx % z)))
                     idx //= z
