@@ -146,3 +146,72 @@ def test_the_vector_written_into_a_buffer_is_the_list():
         buf = np.zeros(game.observation_size(), dtype=np.float32)
         game.observation_tensor(s, p, buf)
         assert np.array_equal(buf, np.asarray(game.observation_tensor(s, p), dtype=np.float32))
+
+
+RECALL = """
+game recall:
+    players 2
+enum Kind: ace, two
+record Card:
+    kind: Kind
+components Card:
+    | name | kind | count |
+    | a    | ace  | 1     |
+    | b    | two  | 1     |
+global:
+    deck: stack of Card, hidden
+per player:
+    hand: pile of Card, private
+setup:
+    fill deck with [a, b]
+flow:
+    draw deck -> player(1).hand
+    act player(1): give_back | keep
+    act player(2): stop | halt
+action give_back():
+    move all from me.hand -> deck
+action keep():
+    pass
+action stop():
+    end game
+action halt():
+    end game
+score: 0
+"""
+
+
+def test_recall_tells_apart_what_was_seen_once_and_is_hidden_again(tmp_path):
+    """Player 1 draws a card, sees it, and gives it back to the hidden deck: their view now and
+    the moves (one `chance`, one `give_back`) are the same whichever card it was, but what they
+    saw was not: their information-state strings differ; player 2's, who saw nothing, do not."""
+    from test_language_knowledge import load as load_rules
+    game = load_rules(tmp_path, RECALL, players=2)
+    seen = {}
+    for card in (0, 1):
+        s = game.new_initial_state(0, history=True)
+        game.apply_chance(s, card)
+        game.apply(s, "give_back")
+        assert game.observe(s, 0)["player_state"]["player(1)"]["hand"]["count"] == 0
+        seen[card] = [game.information_state_string(s, p) for p in (0, 1)]
+        # the same digest whether asked at every step or only now (a replay from the start)
+        fresh = game.load(game.dump(s))
+        assert [game.information_state_string(fresh, p) for p in (0, 1)] == seen[card]
+    mine = [t.rsplit("\n", 1) for t in (seen[0][0], seen[1][0])]
+    assert mine[0][0] == mine[1][0] and mine[0][1] != mine[1][1]     # only the recall differs
+    assert seen[0][1] == seen[1][1]
+
+
+def test_a_save_whose_history_does_not_lead_to_it_is_refused(tmp_path):
+    from regola import StateError
+    from test_language_knowledge import load as load_rules
+    game = load_rules(tmp_path, RECALL, players=2)
+    s = game.new_initial_state(0, history=True)
+    game.apply_chance(s, 0)
+    data = game.dump(s)
+    game.load(data)
+    with pytest.raises(StateError, match="history"):
+        game.load(dict(data, history=[[data["history"][0][0], -1, 1]]))      # the other card
+    with pytest.raises(StateError, match="history_start"):
+        game.load(dict(data, history_start={"before": 5}))
+    with pytest.raises(StateError, match="prefix"):
+        game.load(dict(data, history_start=dict(data["history_start"], prefix={"0": "zz"})))

@@ -23,6 +23,7 @@ The pieces of `Game`, one job per file (all in interpreter/runtime/):
     saves.py    the initial variables, `clone`, `dump`, `load` (`Saves`, `StateError`)
     values.py   typed values and their text (`format_value`, `parse_value`, `value_index`)
     observe.py  what one player may see
+    recall.py   what one player has seen so far (perfect recall, from the kept history)
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from . import state as st
 from . import watchdog
 from .chance import Chance
 from .learning import Learning
+from .recall import HistoryStart, Recall
 from .helpers import HELPERS, NoOptions, RulesRuntimeError, _EndGame  # noqa: F401 (re-exported)
 from .moves import IllegalMove, MoveNames
 from .observe import observe as _observe
@@ -49,7 +51,7 @@ CHANCE = -1
 TERMINAL = -2
 
 
-class Game(Runner, Chance, MoveNames, Saves, Learning):
+class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
     """The runtime API of one compiled game; the mixins hold running, chance, move names and saves."""
 
     def __init__(self, compiled: CompiledProgram, name: str, modules: list[str], source_files: list[str]):
@@ -98,7 +100,7 @@ class Game(Runner, Chance, MoveNames, Saves, Learning):
         chance outcomes (for `information_state_string`; clones share it)."""
         s = st.State()
         if history:
-            s.hist = ()
+            s.hist = HistoryStart()
         s.nplayers = self.num_players
         s.rng = st.seed_rng(seed)
         s.v = self._initial_vars()
@@ -109,6 +111,9 @@ class Game(Runner, Chance, MoveNames, Saves, Learning):
         if "setup" in pid:
             s.stack.append([pid["setup"], 0, {}, None])
         self._run(s)
+        if history:
+            s.hist.state = start = self.clone(s)       # where the history starts (runtime/recall.py)
+            start.hist = None
         return s
 
     # ------------------------------------------------------------------ queries

@@ -88,10 +88,11 @@ class Learning:
     # ------------------------------------------------------------------ information states
 
     def information_state_string(self, s, player) -> str:
-        """What `player` knows of the game so far: every move as they saw it (a value from
-        another player's hidden hand is `?`; `player(k):` names the mover), each chance event
-        as `chance`, then their view now (`observe`, as JSON). Perfect recall of the moves;
-        what chance brought is known through the view. Needs a state that keeps its history
+        """What `player` knows of the game so far, with perfect recall: every move as they saw
+        it (a value from another player's hidden hand is `?`; `player(k):` names the mover),
+        each chance event as `chance`, their view now (`observe`, as JSON), and last a digest
+        of every view they had along the way (runtime/recall.py: a hand seen once and passed
+        on, a card peeked at and shuffled back). Needs a state that keeps its history
         (`new_initial_state(seed, history=True)`)."""
         if s.hist is None:
             raise ValueError("this state keeps no history: start the game with "
@@ -100,6 +101,7 @@ class Learning:
         for site, who, move in history_entries(s):
             lines.append("chance" if who == -1 else f"player({who + 1}): {self._seen_text(site, who, move, player)}")
         lines.append(json.dumps(self.observe(s, player), sort_keys=True))
+        lines.append(f"recall {self.recall_digest(s, player).hex()}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ actions

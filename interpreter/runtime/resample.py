@@ -48,6 +48,7 @@ def resample(game, s, player, rng):
     pinned = _pinned(new)
     for items in groups.values():
         _shuffle(game, new, items, pinned, rng)
+    game.restart_history(s, player, new)
     return new
 
 

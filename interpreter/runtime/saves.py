@@ -7,6 +7,8 @@ from __future__ import annotations
 from ..codegen.program import VarSlot
 from . import state as st
 from .helpers import RulesRuntimeError
+from .recall import HistoryStart, root_of
+from .moves import IllegalMove
 from .validate import StateError, StateValidator, check_resumable  # noqa: F401 (StateError re-exported)
 from .values import _copy, _default_for
 
@@ -100,13 +102,58 @@ class Saves:
 
     def dump(self, s) -> dict:
         c = self.clone(s)          # the dump owns its data: changing one never changes the other
-        stack = [[u, b, {k: _as_json(x) for k, x in local.items()}, me] for u, b, local, me in c.stack]
+        stack = _stack_json(c.stack)
         data = {"format": "regola-state/1", "game": self.name, "modules": self.modules,
                 "players": s.nplayers, "fingerprint": self.fingerprint, "v": c.v,
                 "stack": stack, "pending": c.pending, "rng": s.rng, "phase": s.phase}
         if s.hist is not None:
             data["history"] = [[site, who, _as_json(m)] for site, who, m in history_entries(s)]
+            data["history_start"] = self._dump_start(s.hist)
         return data
+
+    def _load_history(self, validator, data, s):
+        """The kept history of a save, checked: its steps after its start, replayed from the
+        start's state, lead to the saved state."""
+        entries = validator.check_history(data["history"])
+        if "history_start" not in data:          # (a save from before starts were kept)
+            start = self.clone(s)
+            start.hist = None
+            return HistoryStart(start, _chain(HistoryStart(), entries))
+        before, prefix, state = validator.check_history_start(data["history_start"], len(entries))
+        start_state = None
+        if state is not None:
+            if "history" in state:
+                raise StateError("history_start.state: the state a history starts from keeps no history")
+            try:
+                start_state = self.load(state)
+            except StateError as e:
+                raise StateError(f"history_start.state: {e}") from None
+            t = self.clone(start_state)
+            for i, (site, who, m) in enumerate(entries[before:], before):
+                try:
+                    if who == -1:
+                        self.apply_chance(t, m)
+                    else:
+                        if t.pending is None or t.pending[1] != who:
+                            raise StateError(f"history[{i}]: player {who} does not decide here")
+                        self.apply(t, m)
+                except (IllegalMove, RulesRuntimeError) as e:
+                    raise StateError(f"history[{i}]: {e}") from None
+            if any(getattr(t, f) != getattr(s, f) for f in ("v", "pending", "phase")) or \
+                    _stack_json(t.stack) != _stack_json(s.stack):
+                raise StateError("history: its moves, replayed from its start, do not lead to this state")
+        start = HistoryStart(start_state, _chain(HistoryStart(), entries[:before]), prefix)
+        return _chain(start, entries[before:])
+
+    def _dump_start(self, hist) -> dict:
+        """Where a kept history starts (runtime/recall.py): the state, how many of the
+        history's entries came before it, and what each player had seen by then."""
+        start = root_of(hist)
+        out = {"before": len(history_entries_of(start.before)),
+               "prefix": {str(p): d.hex() for p, d in sorted(start.prefix.items(), key=lambda kv: str(kv[0]))}}
+        if start.state is not None:
+            out["state"] = self.dump(start.state)
+        return out
 
     def load(self, data: dict):
         """A state from `dump`'s data, after checking every field against the rules (validate.py):
@@ -125,9 +172,9 @@ class Saves:
         s.rng = validator.check_rng(data["rng"])
         s.phase = validator.check_phase(data["phase"], pending, stack)
         s.nplayers = self.num_players
-        if "history" in data:
-            s.hist = validator.check_history(data["history"])
         check_resumable(self, s)
+        if "history" in data:
+            s.hist = self._load_history(validator, data, s)
         if s.phase == st.OVER:
             try:
                 s.result = self._all_scores(s)
@@ -136,14 +183,33 @@ class Saves:
         return s
 
 
+def _chain(start, entries):
+    for site, who, m in entries:
+        start = (start, site, who, m)
+    return start
+
+
 def history_entries(s) -> list:
     """The kept history of a state, oldest first: (site, player or -1, move or outcome)."""
-    out, h = [], s.hist
-    while h:
-        h, site, who, m = h
-        out.append((site, who, m))
+    return history_entries_of(s.hist)
+
+
+def history_entries_of(h) -> list:
+    out = []
+    while True:
+        while h:
+            h, site, who, m = h
+            out.append((site, who, m))
+        before = getattr(h, "before", ())
+        if not before:
+            break
+        h = before
     out.reverse()
     return out
+
+
+def _stack_json(stack) -> list:
+    return [[u, b, {k: _as_json(x) for k, x in local.items()}, me] for u, b, local, me in stack]
 
 
 def _as_json(x):

@@ -471,14 +471,35 @@ class StateValidator:
         g = self.game
         if not isinstance(hist, list) or len(hist) > 10_000_000:
             _bad("history: not a list of moves and chance outcomes")
-        chain = ()
+        out = []
         for i, e in enumerate(hist):
             if not (isinstance(e, list) and len(e) == 3 and type(e[0]) is int and 0 <= e[0] < len(g.sites)
                     and type(e[1]) is int and -1 <= e[1] < g.num_players):
                 _bad(f"history[{i}]: not [site, player, move] ({show(e)})")
             m = e[2]
-            chain = (chain, e[0], e[1], _tuples(m) if isinstance(m, list) else m)
-        return chain
+            out.append((e[0], e[1], _tuples(m) if isinstance(m, list) else m))
+        return out
+
+    def check_history_start(self, start, entries: int):
+        """Where a kept history starts: (entries before it, digests per player, state or None)."""
+        if not isinstance(start, dict) or set(start) - {"before", "prefix", "state"}:
+            _bad(f"history_start: not {{before, prefix, state}} ({show(start)})")
+        before = start.get("before")
+        if type(before) is not int or not 0 <= before <= entries:
+            _bad(f"history_start.before: not a count of history entries from 0 to {entries} ({show(before)})")
+        prefix = start.get("prefix", {})
+        out = {}
+        if not isinstance(prefix, dict):
+            _bad(f"history_start.prefix: not a map of players to digests ({show(prefix)})")
+        for k, d in prefix.items():
+            ok = isinstance(k, str) and k.isdigit() and int(k) < self.game.num_players
+            if not ok or not (isinstance(d, str) and len(d) == 32 and all(c in "0123456789abcdef" for c in d)):
+                _bad(f"history_start.prefix: {show(k)}: {show(d)} is not a player's digest (32 hex digits)")
+            out[int(k)] = bytes.fromhex(d)
+        state = start.get("state")
+        if state is not None and not isinstance(state, dict):
+            _bad(f"history_start.state: not a saved state ({show(state)})")
+        return before, out, state
 
     def check_rng(self, rng):
         if type(rng) is not int or not 0 <= rng <= st.MASK64:
