@@ -21,9 +21,16 @@ written in the rules language.
           - run: player(2).florins += 1
           - scores: [14, 12, 9]        # final scores, in seat order (the game must be over)
           - winners: [1]               # seats of the winners
+          - observe: {player: 2, expect: ["count(player(1).hand) == 2"], unknown: ["player(1).hand"]}
+          - forced: "shield=A"         # taken without asking since the last move (one option)
+          - impossible: [office]       # chance outcomes that cannot come now
+      - name: two modules that cannot be played together
+        refused_modules: [tomb, estates]
+        refusal: "cannot be used together"      # part of the message (optional)
 
 A step that is not `chance:` first resolves any pending chance events from the seed.
 A failing expectation prints the expression, the values of its two sides and the line.
+`observe`, `forced` and `impossible` are described in scenario_checks.py.
 """
 
 from __future__ import annotations
@@ -42,8 +49,10 @@ from regola.runtime.game import IllegalMove
 from regola.runtime.helpers import RulesRuntimeError
 from regola.snippets import SnippetCompiler
 
+from . import scenario_checks
+
 STEP_KEYS = ("move", "chance", "expect", "illegal", "to_move", "legal", "legal_includes", "legal_excludes",
-             "run", "scores", "winners")
+             "run", "scores", "winners", "observe", "forced", "impossible")
 
 
 class ScenarioError(Exception):
@@ -63,6 +72,8 @@ class Scenario:
     steps: list                       # [(kind, value, extra, (file, line, col))]
     text: str = ""
     options: dict = field(default_factory=dict)     # game options set by name (text values)
+    refused_modules: list | None = None   # modules that must be refused together (no steps then)
+    refusal: str = ""                     # part of that refusal's message
 
     @property
     def where(self) -> str:
@@ -97,7 +108,8 @@ def _scalar_pos(parent, key, path, text_src: list[str]):
 
 
 FILE_KEYS = ("rules", "players", "seed", "with", "options", "scenarios")
-SCENARIO_KEYS = ("name", "rules", "players", "seed", "with", "options", "position", "steps")
+SCENARIO_KEYS = ("name", "rules", "players", "seed", "with", "options", "position", "steps", "refused_modules",
+                 "refusal")
 
 
 def _int(v) -> bool:
@@ -145,6 +157,12 @@ def load_file(path) -> list[Scenario]:
     except UnicodeDecodeError:
         raise ScenarioError(f"{path}: not a scenario file (not UTF-8 text)") from None
     except YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        problem = getattr(e, "problem", None)
+        if mark is not None and problem:
+            raise ScenarioError(f"{path}:{mark.line + 1}:{mark.column + 1}: not valid YAML: {problem}"
+                                + (" (a colon followed by a space starts a mapping: quote the whole text)"
+                                   if "mapping values" in problem else "")) from None
         raise ScenarioError(f"{path}: not valid YAML: {e}") from None
     except RecursionError:
         raise ScenarioError(f"{path}: not a scenario file (nested too deeply)") from None
@@ -227,7 +245,9 @@ def _scenario(sc, data, line, path, lines) -> Scenario:
             where = _scalar_pos(position, i, path, lines)
             if not isinstance(stmt, (str, int)) or isinstance(stmt, bool):
                 raise ScenarioError(f"{where[0]}:{where[1]}: a position statement is text, "
-                                    f"such as 'player(1).coins = 3'")
+                                    f"such as 'player(1).coins = 3'; "
+                                    + (f"YAML read {_shown(stmt)}: quote it" if isinstance(stmt, bool)
+                                       else _yaml_read(stmt)))
             pos.append((str(stmt), where))
     steps = []
     raw = sc.get("steps")
@@ -237,9 +257,32 @@ def _scenario(sc, data, line, path, lines) -> Scenario:
                             f"{type(raw).__name__ if not isinstance(raw, str) else 'a string'}")
     for i, st in enumerate(raw or []):
         steps.extend(_step(st, raw, i, path, lines))
+    refused, refusal = _refused(sc, path, line, steps or pos)
     return Scenario(str(sc.get("name") or f"scenario at line {line}"), path, line, rules,
                     None if players is None else int(players), int(seed or 0), list(mods), pos, steps,
-                    options=options)
+                    options=options, refused_modules=refused, refusal=refusal)
+
+
+def _refused(sc, path, line, plays):
+    """`refused_modules: [a, b]` and `refusal: text`: modules the game must refuse together."""
+    if "refused_modules" not in sc:
+        if "refusal" in sc:
+            raise ScenarioError(f"{path}:{_key_line(sc, 'refusal', line)}: 'refusal' goes with 'refused_modules'")
+        return None, ""
+    at = f"{path}:{_key_line(sc, 'refused_modules', line)}"
+    mods = sc["refused_modules"]
+    if isinstance(mods, str):
+        mods = [m.strip() for m in mods.split(",") if m.strip()]
+    if not (isinstance(mods, list) and mods and all(isinstance(m, str) for m in mods)):
+        raise ScenarioError(f"{at}: 'refused_modules' is a list of module names, such as [tomb, estates]")
+    if plays:
+        raise ScenarioError(f"{at}: a scenario of refused modules has no position or steps: the game "
+                            f"never starts")
+    refusal = sc.get("refusal", "")
+    if not isinstance(refusal, str):
+        raise ScenarioError(f"{path}:{_key_line(sc, 'refusal', line)}: 'refusal' is part of the refusal "
+                            f"message (text)")
+    return list(mods), refusal
 
 
 def _step(st, parent, i, path, lines) -> list:
@@ -266,21 +309,65 @@ def _step(st, parent, i, path, lines) -> list:
         raise ScenarioError(f"{at}: 'because' goes with an 'illegal:' step only")
     if "because" in st and not isinstance(st["because"], str):
         raise ScenarioError(f"{at}: 'because' is part of the refusal message (text)")
+    if k == "observe":
+        return [(k, _observe_spec(val, st, at, path, lines), None, _scalar_pos(st, k, path, lines))]
     items = val if isinstance(val, list) else [val]
     if val is None or (isinstance(val, list) and not val and k not in ("legal", "legal_excludes")):
         raise ScenarioError(f"{at}: '{k}:' has no value")
     for v in items:
         if isinstance(v, (dict, list)) or v is None:
-            raise ScenarioError(f"{at}: '{k}:' takes text or a list of texts; YAML read "
-                                f"{type(v).__name__ if v is not None else 'nothing'} here "
-                                f"(quote a value holding ': ' or '#')")
+            raise ScenarioError(f"{at}: '{k}:' takes text or a list of texts; {_yaml_read(v)}")
     if k in ("scores", "winners") and not all(_int(v) for v in items):
         raise ScenarioError(f"{at}: '{k}:' is a list of whole numbers, not {_shown(val)}")
+    if k in ("forced", "impossible"):
+        return [(k, [_text(v) for v in items], None, _scalar_pos(st, k, path, lines))]
     if k in ("expect", "move", "run") and isinstance(val, list):
         return [(k, _text(v), None, _scalar_pos(val, j, path, lines)) for j, v in enumerate(val)]
     if k in ("expect", "run", "chance", "illegal"):
         val = _text(val)
     return [(k, val, st.get("because"), _scalar_pos(st, k, path, lines))]
+
+
+def _yaml_read(v) -> str:
+    """What YAML made of a value meant as text, and how to keep it text."""
+    if isinstance(v, dict) and v:
+        k, x = next(iter(v.items()))
+        return (f"YAML read '{k}: {x}' as a mapping (a colon followed by a space makes one): quote the "
+                f"whole text, \"{k}: {x}\"")
+    if isinstance(v, list):
+        return "YAML read a list here (brackets make one): quote the text"
+    if v is None:
+        return "YAML read nothing here (an empty value, or text starting with '#', which starts a comment)"
+    return f"YAML read {type(v).__name__} here (quote a value holding ': ' or '#')"
+
+
+def _observe_spec(val, st, at, path, lines) -> dict:
+    """`observe: {player: 2, expect: [...], unknown: [...]}` checked for shape."""
+    if not isinstance(val, dict):
+        raise ScenarioError(f"{at}: 'observe:' takes a mapping such as {{player: 2, expect: [...]}}, "
+                            f"not {_shown(val)}")
+    where = f"{path}:{_key_line(st, 'observe', int(at.rsplit(':', 1)[1]))}"
+    _check_keys(val, ("player", "expect", "unknown"), path, int(where.rsplit(':', 1)[1]), "'observe:'")
+    seat = val.get("player")
+    if not _int(seat):
+        raise ScenarioError(f"{where}: 'observe:' needs 'player:', the seat that observes (such as 2), "
+                            f"not {_shown(seat)}")
+    spec = {"player": int(seat)}
+    for kind in ("expect", "unknown"):
+        raw = val.get(kind)
+        if raw is None:
+            continue
+        items = raw if isinstance(raw, list) else [raw]
+        out = []
+        for j, v in enumerate(items):
+            if isinstance(v, (dict, list)) or v is None:
+                raise ScenarioError(f"{where}: 'observe: {kind}:' takes expressions; {_yaml_read(v)}")
+            out.append((_text(v), _scalar_pos(raw, j, path, lines) if isinstance(raw, list)
+                        else _scalar_pos(val, kind, path, lines)))
+        spec[kind] = out
+    if not spec.get("expect") and not spec.get("unknown"):
+        raise ScenarioError(f"{where}: 'observe:' checks nothing: give 'expect:' or 'unknown:'")
+    return spec
 
 
 def _text(v) -> str:
@@ -309,6 +396,8 @@ def collect(paths) -> list[list[Scenario]]:
 
 
 def run_scenario(sc: Scenario) -> Outcome:
+    if sc.refused_modules is not None:
+        return _run_refused(sc)
     try:
         return _run(sc)
     except ScenarioError as e:
@@ -319,6 +408,21 @@ def run_scenario(sc: Scenario) -> Outcome:
         return Outcome(False, render_all(e.diagnostics, _yaml_sources(e, sc)))
     except (ModuleSelectionError, FileNotFoundError) as e:    # the game named cannot be loaded
         return Outcome(False, f"{sc.where}: {e}")
+
+
+def _run_refused(sc: Scenario) -> Outcome:
+    mods = sc.refused_modules
+    try:
+        load_game(sc.rules, modules=mods, players=sc.players, options=sc.options)
+    except (ModuleSelectionError, RulesError) as e:
+        text = str(e) if isinstance(e, ModuleSelectionError) else "\n".join(d.message for d in e.diagnostics)
+        if sc.refusal and sc.refusal.lower() not in text.lower():
+            return Outcome(False, f"{sc.where}: {mods} were refused, but not for '{sc.refusal}':\n  {text}")
+        return Outcome(True, checks=1)
+    except FileNotFoundError as e:
+        return Outcome(False, f"{sc.where}: {e}")
+    return Outcome(False, f"{sc.where}: the modules {mods} were expected to be refused together, but the "
+                          f"game loaded with them")
 
 
 def _yaml_sources(e, sc):
@@ -343,10 +447,26 @@ def _run(sc: Scenario) -> Outcome:
         except RulesRuntimeError as e:
             return Outcome(False, f"{origin[0]}:{origin[1]}: this position statement failed: {e}")
     checks = 0
+    s.trace = []          # decisions taken without asking, for `forced:` steps
     for kind, val, because, origin in sc.steps:
         where = f"{origin[0]}:{origin[1]}"
+        if kind in ("move", "chance"):
+            s.trace.clear()
         if not _keeps_chance(kind, val):
             _settle(game, s)
+        if kind in ("observe", "forced", "impossible"):
+            if kind == "observe":
+                ok, message, n = scenario_checks.observe(game, snip, s, val, origin, sc.seed)
+            else:
+                check = scenario_checks.forced if kind == "forced" else scenario_checks.impossible
+                ok, message = check(game, s, val if isinstance(val, list) else [val], where)
+                n = 1
+            if not ok:
+                return Outcome(False, message)
+            checks += n
+            if kind == "forced":
+                s.trace.clear()
+            continue
         if kind == "move":
             moves = val if isinstance(val, list) else [val]
             for mv in moves:
@@ -449,8 +569,8 @@ def _run(sc: Scenario) -> Outcome:
 
 def _keeps_chance(kind, val) -> bool:
     """Steps that do not first resolve pending chance events: `chance:` forces the next one,
-    `to_move: chance` asks whether one is pending."""
-    return kind == "chance" or (kind == "to_move" and str(val) == "chance")
+    `to_move: chance` asks whether one is pending, `impossible:` looks at the pending one."""
+    return kind in ("chance", "impossible") or (kind == "to_move" and str(val) == "chance")
 
 
 def _settle(game, s):

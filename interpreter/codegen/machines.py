@@ -293,7 +293,7 @@ class MachineCompiler:
             mach.emit(f"if not _ms: L[{key!r}] = None; return {resume}", s.span)
         else:
             mach.emit(f"if not _ms: _no_options({site.index})", s.span)
-            mach.emit(f"if len(_ms) == 1: L[{key!r}] = _ms[0][0]; return {resume}", s.span)
+            mach.emit(f"if len(_ms) == 1: L[{key!r}] = _ms[0][0]; {_traced(site.index, who)}return {resume}", s.span)
         if optional:
             mach.emit("_ms.append(())", s.span)
         mach.emit(f"_w = {who}", s.span)
@@ -357,7 +357,8 @@ class MachineCompiler:
         else:
             mach.emit(f"if not _ms: _no_options({site.index})", s.span)
         if not optional:
-            mach.emit(f"if len(_ms) == 1: L['@m'] = _ms[0]; L['@p'] = _p; return {resume}", s.span)
+            mach.emit(f"if len(_ms) == 1: L['@m'] = _ms[0]; L['@p'] = _p; {_traced(site.index, '_p')}return {resume}",
+                      s.span)
         else:
             mach.emit("_ms.append(())", s.span)
         mach.emit(f"L['@p'] = _p; S.pending = [{site.index}, _p]; S.cache = _ms; F[1] = {resume}; "
@@ -435,7 +436,13 @@ class MachineCompiler:
         resume = mach.new()
         mach.emit(f"_ms = SITE_{site.index}(S, F)", s.span)
         mach.emit(f"if not _ms: raise RulesRuntimeError('cannot pay ' + repr({cost}))", s.span)
-        mach.emit(f"if len(_ms) == 1: L[{key!r}] = _ms[0][0]; return {resume}", s.span)
+        mach.emit(f"if len(_ms) == 1: L[{key!r}] = _ms[0][0]; {_traced(site.index, payer)}return {resume}", s.span)
         mach.emit(f"S.pending = [{site.index}, {payer}]; S.cache = _ms; F[1] = {resume}; return {SUSPEND}", s.span)
         mach.cur = resume
         mach.emit(f"SPEND_{pi.name}(V, {payer}, L.pop({key!r}))", s.span)
+
+
+def _traced(site: int, who: str) -> str:
+    """Generated code noting a decision taken without asking (it had one option) in the state's
+    `trace`, when a scenario keeps one (`forced:` steps): one test of a slot otherwise."""
+    return f"S.trace is None or S.trace.append(({site}, {who}, _ms[0])); "

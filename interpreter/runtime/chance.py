@@ -12,7 +12,7 @@ from .. import types as T
 from . import state as st
 from .moves import IllegalMove
 from .runner import _PYTHON_ERRORS
-from .values import format_value
+from .values import _BAD, format_value, parse_value
 
 
 def _draw(s, counts) -> int:
@@ -151,6 +151,15 @@ class Chance:
             return format_value(site.value_type, outcome)
         rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
         return rec.kinds[outcome]
+
+    def names_an_outcome(self, s, text: str) -> bool:
+        """Whether `text` names an outcome of the pending chance event's kind, possible now or
+        not: a kind of the drawn record type, a value of the rolled type."""
+        site = self.sites[s.pending[0]]
+        if site.kind == "roll":
+            return parse_value(site.value_type, str(text)) is not _BAD
+        rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
+        return str(text).strip() in rec.kinds
 
     def parse_outcome(self, s, text: str):
         site = self.sites[s.pending[0]]

@@ -98,6 +98,7 @@ class Saves:
         c.result = s.result
         c.nplayers = s.nplayers
         c.hist = s.hist
+        c.trace = None
         return c
 
     def dump(self, s) -> dict:

@@ -5,7 +5,8 @@ the frames `[unit, block, locals, me]` of rules waiting to continue; `pending` s
 decides now (`[site, player]`, player -1 for chance); `rng` is the seeded random state;
 `hist`, kept only when asked for (`new_initial_state(seed, history=True)`), is the moves and
 chance outcomes so far as a chain `(previous, site, player, move)` from `()`: shared by
-clones, never copied.
+clones, never copied. `trace`, when a list, gets `(site, player, move)` for every decision the
+rules took without asking because it had one option (not copied by clones, not saved).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ MASK64 = (1 << 64) - 1
 
 
 class State:
-    __slots__ = ("v", "stack", "pending", "cache", "rng", "phase", "result", "nplayers", "hist")
+    __slots__ = ("v", "stack", "pending", "cache", "rng", "phase", "result", "nplayers", "hist", "trace")
 
     def __init__(self):
         self.v: list = []
@@ -27,6 +28,7 @@ class State:
         self.result = None           # [(score, [tiebreaks]) per player] once over
         self.nplayers = 0
         self.hist = None             # the history, when kept: () at the start
+        self.trace = None            # a list to note decisions taken without asking (scenarios' `forced:`)
 
 
 def seed_rng(seed: int) -> int:
