@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import re
@@ -517,7 +518,14 @@ def build_parser() -> argparse.ArgumentParser:
     i = sub.add_parser("info", help="list bundled games, or a game's modules")
     i.add_argument("rules", nargs="?")
     i.set_defaults(func=cmd_info)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(sub)
     return p
+
+
+# Commands kept in modules of their own: each has `register(sub)`, which adds its parser to
+# the subparsers and sets `func` (a function of the parsed args returning the exit status).
+COMMAND_MODULES: list[str] = []
 
 
 def main(argv=None) -> int:
