@@ -525,7 +525,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 # Commands kept in modules of their own: each has `register(sub)`, which adds its parser to
 # the subparsers and sets `func` (a function of the parsed args returning the exit status).
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = [
+    # "regola.tools.fmt",
+    # "regola.tools.doc",
+    # "regola.tools.coverage",
+]
 
 
 def main(argv=None) -> int:
