@@ -527,7 +527,7 @@ def build_parser() -> argparse.ArgumentParser:
 # the subparsers and sets `func` (a function of the parsed args returning the exit status).
 COMMAND_MODULES: list[str] = [
     # "regola.tools.fmt",
-    # "regola.tools.doc",
+    "regola.tools.doc",
     # "regola.tools.coverage",
 ]
 
