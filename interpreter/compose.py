@@ -73,9 +73,13 @@ def _files_of(path: Path) -> list[Path]:
     return [path]
 
 
-def read_game(path: Path) -> GameSource:
+def read_game(path: Path, overrides: Optional[dict] = None) -> GameSource:
     """Parse every file of a game (cached per file versions: the AST is never mutated, so
-    configurations of one game share it). Raises RulesError on syntax errors or a bad layout."""
+    configurations of one game share it). Raises RulesError on syntax errors or a bad layout.
+    `overrides` maps a file's resolved path to text read in place of the file's (an editor's
+    unsaved buffer)."""
+    if overrides:
+        return _read_game(path, {str(Path(k).resolve()): v for k, v in overrides.items()})
     files = _files_of(Path(path))
     try:
         stamp = tuple((str(f), f.stat().st_mtime_ns, f.stat().st_size) for f in files)
@@ -94,7 +98,7 @@ def read_game(path: Path) -> GameSource:
 _READ_CACHE: dict = {}
 
 
-def _read_game(path: Path) -> GameSource:
+def _read_game(path: Path, overrides: Optional[dict] = None) -> GameSource:
     sources = SourceMap()
     diags: list[Diagnostic] = []
     warnings: list[Diagnostic] = []
@@ -102,7 +106,8 @@ def _read_game(path: Path) -> GameSource:
     for f in _files_of(Path(path)):
         name = str(f)
         try:
-            data = f.read_bytes()
+            text = (overrides or {}).get(str(f.resolve()))
+            data = f.read_bytes() if text is None else text.encode("utf-8", errors="surrogatepass")
         except OSError as e:
             raise FileNotFoundError(f"{name}: cannot read: {e.strerror}") from None
         try:

@@ -50,10 +50,8 @@ def _options(args) -> dict:
 
 
 def cmd_check(args) -> int:
-    from regola.checker import check
-    from regola.options import normalize as normalize_options
-    from regola.compose import compose, player_range, read_game, select_modules
     from regola.resources import find_rules
+    from .checking import check_game, target_of
     seen, diags_all, sources_all = set(), [], []
     errors = 0
     targets = []
@@ -64,8 +62,6 @@ def cmd_check(args) -> int:
             print(safe(f"regola check: {e}"), file=sys.stderr)
             errors += 1
             continue
-        game_dir = path if path.is_dir() else path.parent
-        only_module = None
         if path.is_file():
             try:
                 head = path.read_text(encoding="utf-8", errors="replace").lstrip()
@@ -73,80 +69,18 @@ def cmd_check(args) -> int:
                 print(safe(f"regola check: {path}: {e.strerror}"), file=sys.stderr)
                 errors += 1
                 continue
-            kind = _file_kind(head)
-            if kind == "game" and not _only_game_in(path):
-                game_dir = path           # a single game file
-            elif kind == "module":
-                only_module = path        # the game with that module
-            # a part of a game: the whole game in its directory
-        targets.append((game_dir, only_module))
+            targets.append(target_of(path, head))
+        else:
+            targets.append((path, None))
     checked = 0
     for game_dir, only_module in dict.fromkeys(targets):
-        try:
-            src = read_game(game_dir)
-        except RulesError as e:
-            for d in e.diagnostics:
-                key = (d.code, str(d.span), d.message)
-                if key not in seen:
-                    seen.add(key)
-                    diags_all.append(d)
-            sources_all.append(e.sources)
-            continue
-        except FileNotFoundError as e:
-            print(safe(f"regola check: {e}"), file=sys.stderr)
-            errors += 1
-            continue
-        # the base at every player count (automatic modules follow it), plus each optional module;
-        # with --with, exactly that combination at every player count
-        chosen = _split(args.with_)
-        if chosen:
-            lo, hi = player_range(src, [src.modules[n] for n in chosen if n in src.modules])
-            configs = [(n, chosen) for n in range(lo, hi + 1)]
-        else:
-            configs = [(n, []) for n in range(src.min_players, src.max_players + 1)]
-            for name, m in src.modules.items():
-                if not m.automatic and (only_module is None or
-                                        Path(m.path).resolve() == Path(only_module).resolve()):
-                    mods = [*m.requires, name]
-                    configs.append((player_range(src, [src.modules[n] for n in mods if n in src.modules])[1], mods))
-        unused, unused_diags = None, {}
-        for players, mods in configs:
-            try:
-                selected = select_modules(src, players, mods)
-            except ModuleSelectionError as e:
-                print(safe(f"regola check: {e}"), file=sys.stderr)
-                errors += 1
-                continue
-            except RulesError as e:
-                selected = None
-                for d in e.diagnostics:
-                    key = (d.code, str(d.span), d.message)
-                    if key not in seen:
-                        seen.add(key)
-                        diags_all.append(d)
-                continue
-            prog, diags = check(compose(src, selected, players, normalize_options(_options(args))))
-            checked += 1
-            config_unused = set()
-            for d in diags:
-                key = (d.code, str(d.span), d.message)
-                if d.code == "W001":
-                    config_unused.add(key)
-                    continue
-                if key not in seen:
-                    seen.add(key)
-                    diags_all.append(d)
-                    continue
-            # "never used" only if unused in every configuration (a module may use it)
-            unused = config_unused if unused is None else (unused & config_unused)
-            for d in diags:
-                if d.code == "W001":
-                    unused_diags[(d.code, str(d.span), d.message)] = d
-        for key in sorted(unused or ()):
-            if key not in seen:
-                seen.add(key)
-                diags_all.append(unused_diags[key])
-        sources_all.append(src.sources)
+        res = check_game(game_dir, only_module, _split(args.with_), _options(args), seen=seen)
+        for message in res.problems:
+            print(safe(f"regola check: {message}"), file=sys.stderr)
+        errors += len(res.problems)
+        diags_all.extend(res.diagnostics)
+        sources_all.append(res.sources)
+        checked += res.configurations
     from regola.diagnostics import SourceMap
     sm = SourceMap()
     for s in sources_all:
@@ -162,27 +96,6 @@ def cmd_check(args) -> int:
         print(f"{what}: {n_err} error{'s' if n_err != 1 else ''}, {n_warn} warning{'s' if n_warn != 1 else ''}",
               file=sys.stderr)
     return 1 if n_err else 0
-
-
-def _only_game_in(path: Path) -> bool:
-    """Is this file the one game of its directory (so its parts and modules go with it)?"""
-    games = [f for f in path.parent.glob("*.regola")
-             if _file_kind(f.read_text(encoding="utf-8", errors="replace")) == "game"]
-    return [f.resolve() for f in games] == [path.resolve()]
-
-
-def _file_kind(text: str) -> str:
-    """'module', 'part' (of a game) or 'game', from a rules file's first statement."""
-    for line in text.splitlines():
-        s = line.strip()
-        if not s or s.startswith("#"):
-            continue
-        if s.startswith("module "):
-            return "module"
-        if s.startswith("part of "):
-            return "part"
-        return "game"
-    return "game"
 
 
 # --------------------------------------------------------------------- simulate
@@ -526,9 +439,9 @@ def build_parser() -> argparse.ArgumentParser:
 # Commands kept in modules of their own: each has `register(sub)`, which adds its parser to
 # the subparsers and sets `func` (a function of the parsed args returning the exit status).
 COMMAND_MODULES: list[str] = [
-    # "regola.tools.fmt",
+    "regola.tools.fmt",
     "regola.tools.doc",
-    # "regola.tools.coverage",
+    "regola.tools.coverage",
 ]
 
 

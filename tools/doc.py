@@ -28,7 +28,8 @@ from pathlib import Path
 from regola.compose import player_range, read_game, select_modules
 from regola.loader import RulesError, check_rules, find_rules
 
-from .cli import _file_kind, _only_game_in, _split, safe, whole_number
+from .checking import file_kind as _file_kind, only_game_in as _only_game_in
+from .cli import _split, safe, whole_number
 from .doc_model import (Bullets, Cite, Code, Document, Entry, Item, Link, Para, Row, Section, Table,
                         labelled, slug, to_html, to_markdown)
 from .doc_sections import Builder, value_text
