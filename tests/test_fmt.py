@@ -63,6 +63,11 @@ def test_bundled_rules_keep_their_syntax_tree_and_comments(path):
     assert format_text(out, str(path)) == out
 
 
+def test_bundled_rules_are_formatted(capsys):
+    code, out, err = run(capsys, "fmt", "--check", str(ROOT / "rules"))
+    assert (code, out, err) == (0, "", "")
+
+
 # ---------------------------------------------------------------- what is normalised
 
 def test_indentation_spacing_blank_lines_and_final_newline():
