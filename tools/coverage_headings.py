@@ -193,6 +193,7 @@ def _with_contents(found: list[Heading], toc, lines, toc_lines) -> list[Heading]
     the entry before them."""
     indents = sorted({ind for _, ind in toc})
     after = max(toc_lines) + 1 if toc_lines else 0
+    shaped = {h.line: normalise(h.title) for h in found}
     used: set[int] = set()
     placed: list[Heading] = []
     start = after
@@ -200,7 +201,7 @@ def _with_contents(found: list[Heading], toc, lines, toc_lines) -> list[Heading]
         level = indents.index(ind) + 1
         line = None
         for j in range(start, len(lines)):
-            if lines[j].strip() == title and j + 1 not in used:
+            if j + 1 not in used and (lines[j].strip() == title or shaped.get(j + 1) == normalise(title)):
                 line = j + 1
                 break
         if line is None:        # listed, but not found as a line of its own: keep the entry
@@ -208,8 +209,9 @@ def _with_contents(found: list[Heading], toc, lines, toc_lines) -> list[Heading]
             continue
         used.add(line)
         start = line
-        number, t = _title_of(title)
-        placed.append(Heading(title, t, line, number, level))
+        text = lines[line - 1].strip()
+        number, t = _title_of(text)
+        placed.append(Heading(text, t, line, number, level))
     extra = []
     for h in found:
         if h.line in used:
