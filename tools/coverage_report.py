@@ -188,13 +188,18 @@ def html_page(cov, rules: str) -> str:
             e.append("</ul>")
     marks: dict = {}          # (file, line) -> [(status, text)]
     inside: set = set()
+    never = {"action": "never played", "trigger": "never fired", "modifier": "never applied"}
     for c in cov.items:
         st = c.status()
-        marks.setdefault((c.file, c.line), []).append((st, f"{c.kind} {c.label}: {_SAID[st]}"))
+        said = never.get(c.kind, _SAID[st]) if st == "never" else _SAID[st]
+        marks.setdefault((c.file, c.line), []).append((st, f"{c.kind} {c.label}: {said}"))
         if st in ("never", "never_evaluated"):
             for _, start, end in c.regions:
                 inside.update((c.file, n) for n in range(start[0], end[0] + (end[1] > 1)))
-    files = [f for f in cov.source.sources.files if any(c.file == f for c in cov.items)]
+    src = cov.source
+    decls = list(src.base.decls) + [d for m in cov.game.modules if m in src.modules for d in src.modules[m].program.decls]
+    files = list(dict.fromkeys([d.span.file for d in decls] + [c.file for c in cov.items]))
+    files = [f for f in files if f in src.sources.files]
     for f in files:
         e.append(f"<h2>{esc(shown_path(f))}</h2><table class='src'>")
         text = cov.source.sources.files[f]
