@@ -442,6 +442,7 @@ COMMAND_MODULES: list[str] = [
     "regola.tools.fmt",
     "regola.tools.doc",
     "regola.tools.coverage",
+    "regola.tools.pictures",
 ]
 
 
