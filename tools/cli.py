@@ -238,6 +238,14 @@ def cmd_replay(args) -> int:
     except (ReplayError, LogError) as e:
         print(safe(f"regola replay: {e}"), file=sys.stderr)
         return 1
+    if args.html:
+        from .pictures.replay_html import write_replay_html
+        try:
+            what = write_replay_html(args.log, args.html, forced=args.forced)
+        except OSError as e:
+            print(safe(f"regola replay: {args.html}: {e.strerror}"), file=sys.stderr)
+            return 1
+        print(safe(f"{args.html}: {what}"), file=sys.stderr if args.json else sys.stdout)
     moves = sum(1 for e in log.entries if e["type"] == "move")
     chance = sum(1 for e in log.entries if e["type"] == "chance")
     scores = game.scores(s)
@@ -421,6 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--forced", action="store_true", help="accept chance outcomes the seed would not draw")
     r.add_argument("--json", action="store_true")
     r.add_argument("-v", "--verbose", action="store_true", help="tell each move and what it changed")
+    r.add_argument("--html", metavar="OUT", help="also write a self-contained HTML page to step through the game, "
+                                                 "as each player, a spectator or omniscient")
     r.set_defaults(func=cmd_replay)
 
     t = sub.add_parser("test", help="run scenario files (YAML)")
