@@ -7,12 +7,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench check clean
+.PHONY: demo test bench check clean browser-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,peers,rl,ray]'
+	$(BIN)/python -m pip install --quiet -e '.[test,peers,rl,ray,browser]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -21,8 +21,12 @@ demo: $(STAMP)
 check: $(STAMP)
 	$(BIN)/regola check rules/*/
 
-test: check
+test: check browser-deps
 	$(BIN)/python -m pytest tests
+
+# tests/test_browser.py runs Debian's chromium headless (as root in CI; skipped where it is missing)
+browser-deps:
+	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/playouts.py
