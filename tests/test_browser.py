@@ -47,7 +47,9 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    """A page that records its errors and every request that leaves for the network."""
+    """A page that records its errors and every request that leaves for the network. (The
+    pages' Content-Security-Policy stays on, so the tests wait with selectors, not with
+    JavaScript given as text, which it forbids.)"""
     pg = browser.new_page(viewport={"width": 1300, "height": 900})
     pg.errors, pg.outside = [], []
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
@@ -151,23 +153,23 @@ def test_serve_in_a_browser_click_a_move_and_see_the_page_change(served, page):
     url = served("lungarno", "--players", "2", "--seed", "3", "--bots", "random")
     page.goto(url)
     assert page.title() == "Lungarno - regola serve"
-    page.wait_for_selector("#stage svg")
+    page.wait_for_selector("body[data-moves-made] #stage svg")           # the script has run
     assert "as player(1) sees it" in page.inner_html("#stage")
-    before = page.evaluate("document.body.dataset.movesMade")
+    before = page.get_attribute("body", "data-moves-made")
     buttons = page.locator("#moves button.move")
     assert buttons.count() > 0
     first = buttons.first.text_content()
     buttons.first.click()
-    page.wait_for_function(f"document.body.dataset.movesMade !== {json.dumps(before)}", timeout=30000)
+    page.wait_for_selector(f"body:not([data-moves-made={json.dumps(before)}])", timeout=30000)
     assert page.locator("#events li").last.text_content() == f"you played {first}"
     assert page.text_content("#error") == ""
     # a move typed by hand that is not legal: refused with the engine's message, nothing changes
-    made = page.evaluate("document.body.dataset.movesMade")
+    made = page.get_attribute("body", "data-moves-made")
     page.fill("#typed", "play_tile(nothing, (9,9))")
     page.click("#go")
-    page.wait_for_function("document.getElementById('error').textContent.length > 0", timeout=30000)
+    page.wait_for_selector("#error:not(:empty)", timeout=30000)
     assert page.text_content("#error").startswith("illegal move")
-    assert page.evaluate("document.body.dataset.movesMade") == made
+    assert page.get_attribute("body", "data-moves-made") == made
     png = page.screenshot(clip={"x": 0, "y": 0, "width": 800, "height": 600})
     assert_a_picture(png, 800, 600)
     assert page.errors == [] and page.outside == []
@@ -181,20 +183,20 @@ def test_a_replay_page_in_a_browser_steps_and_switches_viewer(tmp_path, page):
     out = tmp_path / "replay.html"
     write_replay_html(log, out)
     page.goto(out.as_uri())
-    page.wait_for_function("document.body.dataset.step === '0'", timeout=30000)
+    page.wait_for_selector('body[data-step="0"]', timeout=30000)
     assert page.text_content("#where") == f"step 0 of {res.moves}"
     assert "spectator view" in page.inner_html("#stage")
     page.click("#next")
-    page.wait_for_function("document.body.dataset.step === '1'")
+    page.wait_for_selector('body[data-step="1"]')
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.body.dataset.step === '2'")
+    page.wait_for_selector('body[data-step="2"]')
     assert page.text_content("#where") == f"step 2 of {res.moves}"
     page.select_option("#viewer", label="omniscient")
-    page.wait_for_function("document.body.dataset.viewer === 'omniscient'")
+    page.wait_for_selector('body[data-viewer="omniscient"]')
     assert "omniscient view" in page.inner_html("#stage")
     assert page.locator("#moves span").count() > 0            # the omniscient view sees the legal moves
     page.keyboard.press("End")
-    page.wait_for_function(f"document.body.dataset.step === '{res.moves}'")
+    page.wait_for_selector(f'body[data-step="{res.moves}"]')
     assert "Game over" in page.inner_html("#stage")
     png = page.screenshot(clip={"x": 0, "y": 0, "width": 800, "height": 600})
     assert_a_picture(png, 800, 600)
