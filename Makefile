@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,peers,rl,ray,browser]'
+	$(BIN)/python -m pip install --quiet -e '.[test,peers,rl,ray,browser,lsp]'
 	touch $(STAMP)
 
 demo: $(STAMP)

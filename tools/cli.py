@@ -452,6 +452,7 @@ COMMAND_MODULES: list[str] = [
     "regola.tools.fmt",
     "regola.tools.doc",
     "regola.tools.coverage",
+    "regola.tools.lsp",
     "regola.tools.pictures",
 ]
 
