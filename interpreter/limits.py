@@ -4,7 +4,7 @@ docs/engine.md "Limits at run time" list them for rules authors).
 A rules file is someone else's code: none of these stops a real game (the largest bundled
 game is far inside each), and each keeps a hostile or mistaken file from taking the
 machine's time or memory. Text and syntax limits are checked where the file is read
-(rules_text.py), sizes where declarations are checked (checker.py), the rest as the rules
+(rules_text.py), sizes where declarations are checked (checker/), the rest as the rules
 run (runtime/helpers.py, runtime/runner.py).
 """
 
