@@ -227,3 +227,35 @@ def test_yaml_mistakes_are_named_as_yaml_mistakes(tmp_path):
     p.write_text("rules: lungarno\nposition:\n  - true\nsteps:\n  - to_move: 1\n")
     with pytest.raises(ScenarioError, match=r"s.yaml:3:.*YAML read true \(a yes/no value\): quote it"):
         load_file(p)
+
+
+def test_to_move_first_starts_the_game_on_another_seat(tmp_path):
+    ok, no_option, both = _run_file(tmp_path, """\
+        scenarios:
+          - name: yellow starts
+            rules: cant-stop
+            players: 3
+            to_move_first: 3
+            steps:
+              - to_move: 3
+          - name: a game without the option
+            rules: lungarno
+            players: 3
+            to_move_first: 2
+          - name: a seat that is not at the table
+            rules: cant-stop
+            players: 2
+            to_move_first: 3
+        """)
+    assert ok.ok and ok.checks == 2, ok.message
+    assert not no_option.ok and "declares `option first_player" in no_option.message
+    assert not both.ok
+
+
+def test_to_move_first_and_the_option_together_is_a_scenario_error(tmp_path):
+    import pytest
+    from regola.tools.scenarios import ScenarioError
+    p = tmp_path / "s.yaml"
+    p.write_text("rules: cant-stop\nto_move_first: 2\noptions: {first_player: 3}\nsteps:\n  - to_move: 2\n")
+    with pytest.raises(ScenarioError, match="give one of them"):
+        load_file(p)

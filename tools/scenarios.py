@@ -74,6 +74,7 @@ class Scenario:
     options: dict = field(default_factory=dict)     # game options set by name (text values)
     refused_modules: list | None = None   # modules that must be refused together (no steps then)
     refusal: str = ""                     # part of that refusal's message
+    to_move_first: int | None = None      # the seat the game starts with (the option first_player)
 
     @property
     def where(self) -> str:
@@ -109,7 +110,7 @@ def _scalar_pos(parent, key, path, text_src: list[str]):
 
 FILE_KEYS = ("rules", "players", "seed", "with", "options", "scenarios")
 SCENARIO_KEYS = ("name", "rules", "players", "seed", "with", "options", "position", "steps", "refused_modules",
-                 "refusal")
+                 "refusal", "to_move_first")
 
 
 def _int(v) -> bool:
@@ -258,9 +259,19 @@ def _scenario(sc, data, line, path, lines) -> Scenario:
     for i, st in enumerate(raw or []):
         steps.extend(_step(st, raw, i, path, lines))
     refused, refusal = _refused(sc, path, line, steps or pos)
+    first = sc.get("to_move_first")
+    if first is not None:
+        at = f"{path}:{_key_line(sc, 'to_move_first', line)}"
+        if not _int(first) or first < 1:
+            raise ScenarioError(f"{at}: 'to_move_first' is the seat that starts (such as 3), not {_shown(first)}")
+        if "first_player" in options:
+            raise ScenarioError(f"{at}: 'to_move_first' sets the option first_player, which 'options' sets too: "
+                                f"give one of them")
+        options = {**options, "first_player": str(first)}
     return Scenario(str(sc.get("name") or f"scenario at line {line}"), path, line, rules,
                     None if players is None else int(players), int(seed or 0), list(mods), pos, steps,
-                    options=options, refused_modules=refused, refusal=refusal)
+                    options=options, refused_modules=refused, refusal=refusal,
+                    to_move_first=None if first is None else int(first))
 
 
 def _refused(sc, path, line, plays):
@@ -436,7 +447,15 @@ def _yaml_sources(e, sc):
 
 
 def _run(sc: Scenario) -> Outcome:
-    game = load_game(sc.rules, modules=sc.modules, players=sc.players, options=sc.options)
+    from regola.options import OptionError
+    try:
+        game = load_game(sc.rules, modules=sc.modules, players=sc.players, options=sc.options)
+    except OptionError as e:
+        if sc.to_move_first is None or "first_player" not in str(e):
+            raise
+        return Outcome(False, f"{sc.where}: 'to_move_first' sets the game option first_player, and the game has "
+                              f"none ({e}): a game that can start on any seat declares "
+                              f"`option first_player: Player = player(1)` and starts its turn order there")
     snip = SnippetCompiler(game)
     s = game.new_initial_state(sc.seed)
     if not (sc.steps and _keeps_chance(*sc.steps[0][:2])):   # (else the first roll or draw is forced)
@@ -447,6 +466,12 @@ def _run(sc: Scenario) -> Outcome:
         except RulesRuntimeError as e:
             return Outcome(False, f"{origin[0]}:{origin[1]}: this position statement failed: {e}")
     checks = 0
+    if sc.to_move_first is not None:
+        _settle(game, s)
+        if game.is_terminal(s) or game.current_player(s) != sc.to_move_first - 1:
+            return Outcome(False, f"{sc.where}: to_move_first: {sc.to_move_first}, but {_who(game, s)}: the rules "
+                                  f"do not start the turn order at the option first_player")
+        checks += 1
     s.trace = []          # decisions taken without asking, for `forced:` steps
     for kind, val, because, origin in sc.steps:
         where = f"{origin[0]}:{origin[1]}"
