@@ -71,22 +71,21 @@ def make_server():
     def did_save(ls, params: L.DidSaveTextDocumentParams):
         refresh(ls, params.text_document.uri)
 
-    @server.feature(L.TEXT_DOCUMENT_HOVER)
-    def on_hover(ls, params: L.HoverParams):
+    def answer(params, ask):
+        """`ask(analysis, file, line, col)` at the cursor (1-based), or None without an analysis."""
         file, a = analysis_for(params.text_document.uri)
         if a is None:
             return None
-        text = hover(a, file, params.position.line + 1, params.position.character + 1)
-        if text is None:
-            return None
-        return L.Hover(contents=L.MarkupContent(kind=L.MarkupKind.Markdown, value=text))
+        return ask(a, file, params.position.line + 1, params.position.character + 1)
+
+    @server.feature(L.TEXT_DOCUMENT_HOVER)
+    def on_hover(ls, params: L.HoverParams):
+        text = answer(params, hover)
+        return None if text is None else L.Hover(contents=L.MarkupContent(kind=L.MarkupKind.Markdown, value=text))
 
     @server.feature(L.TEXT_DOCUMENT_DEFINITION)
     def on_definition(ls, params: L.DefinitionParams):
-        file, a = analysis_for(params.text_document.uri)
-        if a is None:
-            return None
-        span = definition(a, file, params.position.line + 1, params.position.character + 1)
+        span = answer(params, definition)
         if span is None:
             return None
         return L.Location(uri=from_fs_path(str(Path(span.file).resolve())), range=_range(L, span))
