@@ -454,6 +454,7 @@ COMMAND_MODULES: list[str] = [
     "regola.tools.coverage",
     "regola.tools.lsp",
     "regola.tools.pictures",
+    "regola.tools.balance",
 ]
 
 

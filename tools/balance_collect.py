@@ -1,0 +1,116 @@
+"""Playing the games of `regola balance`: one compact record per game, from the game's log.
+
+Game g is played with seed S + g (the bots' seeds derive from it, as in `regola simulate`),
+and the records come back in game order whatever the number of jobs, so the aggregates are
+the same with --jobs 1 or 8.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+
+from regola.loader import load_game
+
+from .match import agents_for, play
+
+
+@dataclass
+class GameRecord:
+    index: int
+    scores: list
+    winners: list                 # seats, from 0
+    moves: int
+    chance: int
+    actions: list = field(default_factory=list)     # per seat: Counter of action names
+    values: list = field(default_factory=list)      # per seat: Counter of (action, parameter, value)
+
+
+def action_name(move: str) -> str:
+    """`play_tile(shop, (1,1))` -> `play_tile`; `shield=A` -> `shield`; `pass` -> `pass`."""
+    cut = len(move)
+    for ch in "(=":
+        i = move.find(ch)
+        if i != -1:
+            cut = min(cut, i)
+    return move[:cut].strip()
+
+
+def parameters(move: str) -> list:
+    """The parameters of a move string, as (position from 1, text): the top-level,
+    comma-separated parts between its outer parentheses, or the value after `=`."""
+    name = action_name(move)
+    rest = move[len(name):].strip()
+    if rest.startswith("="):
+        return [(1, rest[1:].strip())]
+    if not (rest.startswith("(") and rest.endswith(")")):
+        return []
+    inner, out, depth, cur = rest[1:-1], [], 0, ""
+    for ch in inner:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return list(enumerate(out, 1))
+
+
+def play_games(rules, players, bots, seed, indices, modules=(), options=None, max_moves=100_000,
+               progress=None) -> list:
+    game = load_game(rules, modules=list(modules), players=players, options=options)
+    n = game.num_players
+    out = []
+    for g in indices:
+        gseed = seed + g
+        res = play(game, agents_for(game, bots, gseed), gseed, rules=rules, record=True, max_moves=max_moves)
+        actions = [Counter() for _ in range(n)]
+        values = [Counter() for _ in range(n)]
+        chance = 0
+        for e in res.log.entries:
+            if e["type"] == "chance":
+                chance += 1
+            elif e["type"] == "move":
+                seat = e["player"] - 1
+                name = action_name(e["move"])
+                actions[seat][name] += 1
+                for pos, text in parameters(e["move"]):
+                    values[seat][(name, pos, text)] += 1
+        out.append(GameRecord(g, list(res.scores), list(res.winners), res.moves, chance, actions, values))
+        if progress is not None:
+            progress.update(len(out))
+    return out
+
+
+def _worker(args):
+    return play_games(*args)
+
+
+def run(rules, players, bots, games, seed=0, modules=(), options=None, jobs=1, progress=None,
+        max_moves=100_000) -> list:
+    """The records of `games` games, in game order. `progress` is a tools.simulate.Progress
+    (or None), advanced by the games done."""
+    from .tournament import _chunks
+    chunks = _chunks(games, max(1, min(jobs, games)))
+    args = [(rules, players, list(bots), seed, idx, tuple(modules), options, max_moves) for idx in chunks]
+    if len(args) == 1:
+        parts = [play_games(*args[0], progress=progress)]
+    else:
+        import multiprocessing as mp
+        ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+        parts, done = [], 0
+        with ctx.Pool(len(args)) as pool:
+            for part in pool.imap_unordered(_worker, args):
+                parts.append(part)
+                done += len(part)
+                if progress is not None:
+                    progress.update(done)
+    records = [r for part in parts for r in part]
+    records.sort(key=lambda r: r.index)
+    return records
