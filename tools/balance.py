@@ -73,7 +73,8 @@ def build(args, progress: bool) -> dict:
     for (modules, options), game in zip(confs, games):
         recs = balance_collect.run(args.rules, game.num_players, bots, args.games, seed=args.seed,
                                    modules=modules, options=options or None, jobs=args.jobs, progress=bar,
-                                   max_moves=args.max_moves)
+                                   max_moves=args.max_moves, executor=args.executor,
+                                   ray_address=args.ray_address)
         bar.offset += args.games
         config = {"rules": args.rules, "title": game.title, "players": game.num_players, "bots": bots,
                   "modules": list(game.modules), "options": {k: str(v) for k, v in options.items()},
@@ -167,6 +168,9 @@ def register(sub) -> None:
     b.add_argument("--games", type=positive_int, default=200, help="games per configuration (default 200)")
     b.add_argument("--seed", type=whole_number, default=0)
     b.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
+    b.add_argument("--executor", choices=["local", "ray"], default="local",
+                   help="where the games run: local processes, or Ray tasks (regola[ray]), --jobs of them")
+    b.add_argument("--ray-address", default=None, help="a Ray cluster to join (default: a local Ray)")
     b.add_argument("--max-moves", type=positive_int, default=100_000, metavar="N")
     b.add_argument("--html", metavar="OUT.html", help="write a self-contained page with charts")
     b.add_argument("--csv", metavar="DIR", help="write one CSV file per table into DIR")

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 
 from regola.loader import load_game
 
+from regola.runtime.values import _split_args
+
 from .match import agents_for, play
 
 
@@ -46,19 +48,7 @@ def parameters(move: str) -> list:
         return [(1, rest[1:].strip())]
     if not (rest.startswith("(") and rest.endswith(")")):
         return []
-    inner, out, depth, cur = rest[1:-1], [], 0, ""
-    for ch in inner:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
+    out = [part.strip() for part in _split_args(rest[1:-1])]
     return list(enumerate(out, 1))
 
 
@@ -93,13 +83,17 @@ def _worker(args):
 
 
 def run(rules, players, bots, games, seed=0, modules=(), options=None, jobs=1, progress=None,
-        max_moves=100_000) -> list:
+        max_moves=100_000, executor="local", ray_address=None) -> list:
     """The records of `games` games, in game order. `progress` is a tools.simulate.Progress
-    (or None), advanced by the games done."""
+    (or None), advanced by the games done. `executor` 'ray' runs the `jobs` parts as Ray
+    tasks (tools/executors.py)."""
     from .tournament import _chunks
     chunks = _chunks(games, max(1, min(jobs, games)))
     args = [(rules, players, list(bots), seed, idx, tuple(modules), options, max_moves) for idx in chunks]
-    if len(args) == 1:
+    if executor == "ray":
+        from .executors import ray_map
+        parts = ray_map(_worker, args, address=ray_address)
+    elif len(args) == 1:
         parts = [play_games(*args[0], progress=progress)]
     else:
         import multiprocessing as mp
