@@ -173,3 +173,17 @@ def test_unknown_option_is_a_clear_error(tmp_path, capsys):
     d = write(tmp_path, ALWAYS)
     assert cli.main(["balance", str(d), "--games", "5", "--vs-set", "bias=2"]) == 1
     assert "no option 'bias'" in capsys.readouterr().err
+
+
+def test_vs_with_compares_a_module(tmp_path, capsys):
+    base = ALWAYS.replace("per player:", "const HEAD = 3\nper player:").replace("n + 3", "n + HEAD")
+    even = """
+        module even:
+            title "No head start"
+        override const HEAD = 0
+    """
+    d = write(tmp_path, base, files={"even": even})
+    rep = _json(capsys, ["balance", str(d), "--games", "60", "--vs-with", "even"])
+    assert [c["config"]["modules"] for c in rep["configurations"]] == [[], ["even"]]
+    first = {r["what"]: r for r in rep["comparison"]["rows"]}["win rate, seat 1"]
+    assert first["first"] == 1.0 and first["second"] < 0.7 and first["significant"]
