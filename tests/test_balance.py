@@ -187,3 +187,9 @@ def test_vs_with_compares_a_module(tmp_path, capsys):
     assert [c["config"]["modules"] for c in rep["configurations"]] == [[], ["even"]]
     first = {r["what"]: r for r in rep["comparison"]["rows"]}["win rate, seat 1"]
     assert first["first"] == 1.0 and first["second"] < 0.7 and first["significant"]
+
+
+def test_an_html_file_that_cannot_be_written_is_a_clear_error(tmp_path, capsys):
+    d = write(tmp_path, ALWAYS)
+    assert cli.main(["balance", str(d), "--games", "3", "--html", str(tmp_path / "no" / "r.html")]) == 1
+    assert "r.html" in capsys.readouterr().err

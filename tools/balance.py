@@ -135,12 +135,16 @@ def write_csv(report: dict, directory: str) -> list:
 
 def cmd_balance(args) -> int:
     report = build(args, progress=sys.stderr.isatty())
-    if args.csv:
-        write_csv(report, args.csv)
-    if args.html:
-        from .balance_html import render
-        with open(args.html, "w", encoding="utf-8") as f:
-            f.write(render(report))
+    try:
+        if args.csv:
+            write_csv(report, args.csv)
+        if args.html:
+            from .balance_html import render
+            with open(args.html, "w", encoding="utf-8") as f:
+                f.write(render(report))
+    except OSError as e:
+        print(safe(f"regola balance: {e.filename}: {e.strerror}"), file=sys.stderr)
+        return 1
     if args.json:
         print(json.dumps(report, indent=2))
     else:
