@@ -201,3 +201,20 @@ def test_a_replay_page_in_a_browser_steps_and_switches_viewer(tmp_path, page):
     png = page.screenshot(clip={"x": 0, "y": 0, "width": 800, "height": 600})
     assert_a_picture(png, 800, 600)
     assert page.errors == [] and page.outside == []
+
+
+def test_a_balance_report_in_a_browser(tmp_path, page):
+    """`regola balance --html`: the page loads with no script and no request leaving the
+    machine, shows its charts (one SVG per figure) and is a real picture."""
+    from regola.tools.cli import main
+    out = tmp_path / "balance.html"
+    assert main(["balance", "tic-tac-toe", "--players", "2", "--bots", "random", "--games", "40",
+                 "--html", str(out)]) == 0
+    page.goto(out.as_uri())
+    page.wait_for_selector("svg")
+    assert page.title().startswith("Balance")
+    assert page.locator("svg").count() >= 4            # win rates, scores per seat, margin, length
+    assert "fair share" in page.inner_html("body")
+    png = page.screenshot(clip={"x": 0, "y": 0, "width": 800, "height": 600})
+    assert_a_picture(png, 800, 600)
+    assert page.errors == [] and page.outside == []
