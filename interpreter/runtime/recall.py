@@ -31,7 +31,7 @@ MEMO_LIMIT = 400_000          # digests remembered per game before the memo star
 
 class HistoryStart(tuple):
     """The first link of a kept history. `state`: the state the history starts from (no
-    history of its own), or None when it is not known; `before`: the chain of the steps
+    history of its own; None only in a `before` chain, which is never replayed); `before`: the chain of the steps
     before it (a redraw or a load keeps them for `history_entries`); `prefix`: per player, the
     digest of what they had seen before it (empty for a game's own start)."""
 
@@ -76,14 +76,10 @@ class Recall:
             parent, site, who, move = node
             up = memo.get((id(parent), player))
             if up is not None and up[0] is parent:
-                d = _h(up[1], self._seen_text(site, who, move, player) if who != -1 else "chance",
-                       _view(self, s, player))
+                d = self._step_digest(up[1], site, who, move, s, player)
             else:
                 self._replay(node)
-                hit = memo.get((id(node), player))
-                if hit is None:                          # (no start state to replay from)
-                    return _h(b"unknown start", player, _view(self, s, player))
-                return hit[1]
+                return memo[(id(node), player)][1]
         if len(memo) > MEMO_LIMIT:
             memo.clear()
         memo[(id(node), player)] = (node, d)
@@ -94,6 +90,19 @@ class Recall:
             return start.prefix[player]
         return _h(b"start", _view(self, s, player))
 
+    def _step_digest(self, before: bytes, site, who, move, s, player) -> bytes:
+        """What `player` recalls after a step: what they recalled before it, the step as they
+        saw it, and their view of `s`, the state after it."""
+        return _h(before, self._seen_text(site, who, move, player) if who != -1 else "chance",
+                  _view(self, s, player))
+
+    def replay_step(self, t, who, move):
+        """Play one step of a kept history on `t`: a move, or a chance outcome (who is -1)."""
+        if who == -1:
+            self.apply_chance(t, move)
+        else:
+            self.apply(t, move)
+
     def _replay(self, node):
         """Work out every player's digest at every step from the history's start to `node`."""
         path = []
@@ -101,8 +110,6 @@ class Recall:
             path.append(node)
             node = node[0]
         start = node
-        if start.state is None:
-            return
         memo = self._recall_memo
         t = self.clone(start.state)
         t.hist = None
@@ -114,17 +121,13 @@ class Recall:
             memo[(id(start), p)] = (start, prev[p])
         for link in reversed(path):
             _, site, who, move = link
-            if who == -1:
-                self.apply_chance(t, move)
-            else:
-                self.apply(t, move)
+            self.replay_step(t, who, move)
             for p in viewers:
                 hit = memo.get((id(link), p))
                 if hit is not None and hit[0] is link:
                     prev[p] = hit[1]
                     continue
-                prev[p] = _h(prev[p], self._seen_text(site, who, move, p) if who != -1 else "chance",
-                             _view(self, t, p))
+                prev[p] = self._step_digest(prev[p], site, who, move, t, p)
                 memo[(id(link), p)] = (link, prev[p])
         if len(memo) > MEMO_LIMIT:
             memo.clear()

@@ -121,28 +121,23 @@ class Saves:
             start.hist = None
             return HistoryStart(start, _chain(HistoryStart(), entries))
         before, prefix, state = validator.check_history_start(data["history_start"], len(entries))
-        start_state = None
-        if state is not None:
-            if "history" in state:
-                raise StateError("history_start.state: the state a history starts from keeps no history")
+        if "history" in state:
+            raise StateError("history_start.state: the state a history starts from keeps no history")
+        try:
+            start_state = self.load(state)
+        except StateError as e:
+            raise StateError(f"history_start.state: {e}") from None
+        t = self.clone(start_state)
+        for i, (site, who, m) in enumerate(entries[before:], before):
+            if who != -1 and (t.pending is None or t.pending[1] != who):
+                raise StateError(f"history[{i}]: player {who} does not decide here")
             try:
-                start_state = self.load(state)
-            except StateError as e:
-                raise StateError(f"history_start.state: {e}") from None
-            t = self.clone(start_state)
-            for i, (site, who, m) in enumerate(entries[before:], before):
-                try:
-                    if who == -1:
-                        self.apply_chance(t, m)
-                    else:
-                        if t.pending is None or t.pending[1] != who:
-                            raise StateError(f"history[{i}]: player {who} does not decide here")
-                        self.apply(t, m)
-                except (IllegalMove, RulesRuntimeError) as e:
-                    raise StateError(f"history[{i}]: {e}") from None
-            if any(getattr(t, f) != getattr(s, f) for f in ("v", "pending", "phase")) or \
-                    _stack_json(t.stack) != _stack_json(s.stack):
-                raise StateError("history: its moves, replayed from its start, do not lead to this state")
+                self.replay_step(t, who, m)
+            except (IllegalMove, RulesRuntimeError) as e:
+                raise StateError(f"history[{i}]: {e}") from None
+        if any(getattr(t, f) != getattr(s, f) for f in ("v", "pending", "phase")) or \
+                _stack_json(t.stack) != _stack_json(s.stack):
+            raise StateError("history: its moves, replayed from its start, do not lead to this state")
         start = HistoryStart(start_state, _chain(HistoryStart(), entries[:before]), prefix)
         return _chain(start, entries[before:])
 
@@ -150,11 +145,9 @@ class Saves:
         """Where a kept history starts (runtime/recall.py): the state, how many of the
         history's entries came before it, and what each player had seen by then."""
         start = root_of(hist)
-        out = {"before": len(history_entries_of(start.before)),
-               "prefix": {str(p): d.hex() for p, d in sorted(start.prefix.items(), key=lambda kv: str(kv[0]))}}
-        if start.state is not None:
-            out["state"] = self.dump(start.state)
-        return out
+        return {"before": len(history_entries_of(start.before)),
+                "prefix": {str(p): d.hex() for p, d in sorted(start.prefix.items())},
+                "state": self.dump(start.state)}
 
     def load(self, data: dict):
         """A state from `dump`'s data, after checking every field against the rules (validate.py):

@@ -4,7 +4,8 @@
 the frames `[unit, block, locals, me]` of rules waiting to continue; `pending` says who
 decides now (`[site, player]`, player -1 for chance); `rng` is the seeded random state;
 `hist`, kept only when asked for (`new_initial_state(seed, history=True)`), is the moves and
-chance outcomes so far as a chain `(previous, site, player, move)` from `()`: shared by
+chance outcomes so far as a chain `(previous, site, player, move)` from a `HistoryStart`
+(an empty tuple that keeps the state the history starts from: runtime/recall.py): shared by
 clones, never copied. `trace`, when a list, gets `(site, player, move)` for every decision the
 rules took without asking because it had one option (not copied by clones, not saved).
 """
@@ -27,7 +28,7 @@ class State:
         self.phase = PLAYING
         self.result = None           # [(score, [tiebreaks]) per player] once over
         self.nplayers = 0
-        self.hist = None             # the history, when kept: () at the start
+        self.hist = None             # the history, when kept (a HistoryStart at the start)
         self.trace = None            # a list to note decisions taken without asking (scenarios' `forced:`)
 
 

@@ -481,7 +481,7 @@ class StateValidator:
         return out
 
     def check_history_start(self, start, entries: int):
-        """Where a kept history starts: (entries before it, digests per player, state or None)."""
+        """Where a kept history starts: (entries before it, digests per player, its saved state)."""
         if not isinstance(start, dict) or set(start) - {"before", "prefix", "state"}:
             _bad(f"history_start: not {{before, prefix, state}} ({show(start)})")
         before = start.get("before")
@@ -497,7 +497,7 @@ class StateValidator:
                 _bad(f"history_start.prefix: {show(k)}: {show(d)} is not a player's digest (32 hex digits)")
             out[int(k)] = bytes.fromhex(d)
         state = start.get("state")
-        if state is not None and not isinstance(state, dict):
+        if not isinstance(state, dict):
             _bad(f"history_start.state: not a saved state ({show(state)})")
         return before, out, state
 
