@@ -19,6 +19,9 @@ class GameCheck:
     sources: Optional[SourceMap] = None
     configurations: int = 0                           # configurations checked
     problems: list = field(default_factory=list)      # messages that are not diagnostics
+    # with keep_programs: (players, modules) -> (checked program, composed declarations)
+    programs: dict = field(default_factory=dict)
+    paths: list = field(default_factory=list)         # the game's files
 
 
 def file_kind(text: str) -> str:
@@ -54,7 +57,8 @@ def target_of(path: Path, head: str) -> tuple[Path, Optional[Path]]:
 
 
 def check_game(game_dir: Path, only_module: Optional[Path] = None, chosen=(), options=None,
-               overrides: Optional[dict] = None, seen: Optional[set] = None) -> GameCheck:
+               overrides: Optional[dict] = None, seen: Optional[set] = None,
+               keep_programs: bool = False) -> GameCheck:
     """Check a game at every player count of the base game and with each optional module
     (or only `only_module`), or with exactly the modules `chosen` at every player count.
     A warning that something is never used is kept only if it holds in every configuration.
@@ -103,8 +107,11 @@ def check_game(game_dir: Path, only_module: Optional[Path] = None, chosen=(), op
             for d in e.diagnostics:
                 add(d)
             continue
-        prog, diags = check(compose(src, selected, players, normalize_options(options or {})))
+        composed = compose(src, selected, players, normalize_options(options or {}))
+        prog, diags = check(composed)
         out.configurations += 1
+        if keep_programs:
+            out.programs[(players, tuple(mods))] = (prog, composed.decls)
         config_unused = set()
         for d in diags:
             if d.code == "W001":
@@ -117,4 +124,5 @@ def check_game(game_dir: Path, only_module: Optional[Path] = None, chosen=(), op
     for key in sorted(unused or ()):
         add(unused_diags[key])
     out.sources = src.sources
+    out.paths = list(src.paths)
     return out

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from .lsp_analysis import analyse, completions, definition, diagnostics, hover
+from .lsp_analysis import check_file, completions, definition, hover
 
 # LSP's numbers: DiagnosticSeverity and CompletionItemKind (lsprotocol's enums, by value)
 _SEVERITY = {"error": 1, "warning": 2}
@@ -46,11 +46,10 @@ def make_server():
         if not path or not path.endswith(".regola") or not Path(path).is_file():
             return
         texts = overrides(ls)
-        found = diagnostics(Path(path), texts)
+        found, a = check_file(Path(path), texts)
         for file, diags in found.items():
             ls.text_document_publish_diagnostics(
                 L.PublishDiagnosticsParams(uri=from_fs_path(file), diagnostics=[_lsp_diag(L, d) for d in diags]))
-        a = analyse(Path(path), texts)
         if a is not None:
             for f in a.files:
                 last_good[f] = a

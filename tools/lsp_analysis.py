@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Optional
 
 from regola import ast
-from regola.diagnostics import RulesError
 
 from .checking import check_game, target_of
 
@@ -46,38 +45,33 @@ def game_of(path: Path, overrides: dict) -> tuple[Path, Optional[Path]]:
     return target_of(path, text.lstrip())
 
 
-def diagnostics(path: Path, overrides: dict) -> dict[str, list]:
-    """file -> the checker's diagnostics there, for the whole game `path` belongs to (every
-    file of it gets an entry, empty when clean, so an editor clears what was fixed)."""
+def check_file(path: Path, overrides: dict) -> tuple[dict, Optional[Analysis]]:
+    """What the server answers from, in one check of the game `path` belongs to, as `regola
+    check` checks it: file -> the checker's diagnostics there (every file of the game gets an
+    entry, empty when clean, so an editor clears what was fixed), and the checked program of
+    the game with the module of `path` at its most players (the base game's otherwise), or None
+    when the rules do not parse."""
     game_dir, module = game_of(path, overrides)
-    res = check_game(game_dir, module, overrides=overrides)
+    res = check_game(game_dir, module, overrides=overrides, keep_programs=True)
     files = [game_dir] if game_dir.is_file() else sorted(game_dir.glob("*.regola"))
-    out: dict[str, list] = {str(f.resolve()): [] for f in files}
+    found: dict[str, list] = {str(f.resolve()): [] for f in files}
     for d in res.diagnostics:
-        out.setdefault(str(Path(d.span.file).resolve()), []).append(d)
+        found.setdefault(str(Path(d.span.file).resolve()), []).append(d)
     for message in res.problems:
-        out.setdefault(str(path.resolve()), []).append(message)
-    return out
+        found.setdefault(str(path.resolve()), []).append(message)
+    wanted = [k for k in res.programs if bool(k[1]) == (module is not None)]
+    if not wanted:
+        return found, None
+    prog, decls = res.programs[max(wanted)]
+    return found, Analysis(prog, list(decls), {str(Path(f).resolve()) for f in res.paths})
+
+
+def diagnostics(path: Path, overrides: dict) -> dict[str, list]:
+    return check_file(path, overrides)[0]
 
 
 def analyse(path: Path, overrides: dict) -> Optional[Analysis]:
-    """The checked program of the game with the module of `path` (the base game at its most
-    players otherwise), or None when the rules do not parse."""
-    from regola.checker import check
-    from regola.compose import ModuleSelectionError, compose, read_game, select_modules
-    game_dir, module = game_of(path, overrides)
-    try:
-        src = read_game(game_dir, overrides)
-        mods = []
-        if module is not None:
-            m = next((m for m in src.modules.values() if Path(m.path).resolve() == module.resolve()), None)
-            if m is not None:
-                mods = [*m.requires, m.name]
-        composed = compose(src, select_modules(src, src.max_players, mods), src.max_players)
-        prog, _ = check(composed)
-    except (RulesError, ModuleSelectionError, FileNotFoundError, OSError):
-        return None
-    return Analysis(prog, list(composed.decls), {str(Path(f).resolve()) for f in src.paths})
+    return check_file(path, overrides)[1]
 
 
 def node_at(a: Analysis, file: str, line: int, col: int):

@@ -321,7 +321,7 @@ def _step(st, parent, i, path, lines) -> list:
     if "because" in st and not isinstance(st["because"], str):
         raise ScenarioError(f"{at}: 'because' is part of the refusal message (text)")
     if k == "observe":
-        return [(k, _observe_spec(val, st, at, path, lines), None, _scalar_pos(st, k, path, lines))]
+        return [(k, _observe_spec(val, st, where[1], path, lines), None, _scalar_pos(st, k, path, lines))]
     items = val if isinstance(val, list) else [val]
     if val is None or (isinstance(val, list) and not val and k not in ("legal", "legal_excludes")):
         raise ScenarioError(f"{at}: '{k}:' has no value")
@@ -352,13 +352,14 @@ def _yaml_read(v) -> str:
     return f"YAML read {type(v).__name__} here (quote a value holding ': ' or '#')"
 
 
-def _observe_spec(val, st, at, path, lines) -> dict:
+def _observe_spec(val, st, step_line: int, path, lines) -> dict:
     """`observe: {player: 2, expect: [...], unknown: [...]}` checked for shape."""
     if not isinstance(val, dict):
-        raise ScenarioError(f"{at}: 'observe:' takes a mapping such as {{player: 2, expect: [...]}}, "
+        raise ScenarioError(f"{path}:{step_line}: 'observe:' takes a mapping such as {{player: 2, expect: [...]}}, "
                             f"not {_shown(val)}")
-    where = f"{path}:{_key_line(st, 'observe', int(at.rsplit(':', 1)[1]))}"
-    _check_keys(val, ("player", "expect", "unknown"), path, int(where.rsplit(':', 1)[1]), "'observe:'")
+    line = _key_line(st, "observe", step_line)
+    where = f"{path}:{line}"
+    _check_keys(val, ("player", "expect", "unknown"), path, line, "'observe:'")
     seat = val.get("player")
     if not _int(seat):
         raise ScenarioError(f"{where}: 'observe:' needs 'player:', the seat that observes (such as 2), "
