@@ -1,7 +1,7 @@
 """What the language server knows of a rules file, without the protocol (tools/lsp.py speaks
 it): the checker's diagnostics for the file's whole game, and, from the last version of the
-game that parsed (type errors and all), the node under a position, its type, where its name is declared, and the
-names that may be written there.
+game that parsed (type errors and all), the node under a position, its type, where its name
+is declared, and the names that may be written there.
 
 Positions here are 1-based lines and columns, as the checker's spans are.
 """
