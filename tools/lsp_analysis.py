@@ -139,14 +139,14 @@ def definition(a: Analysis, file: str, line: int, col: int):
 
 def completions(a: Optional[Analysis], text_before: str) -> list[tuple[str, str, str]]:
     """(label, kind, detail) of the names that may follow `text_before` (the line up to the
-    cursor): the fields of a record after `x.` when x's record is known by name, the enum
-    values and kinds, the declared names and the keywords otherwise."""
+    cursor): after `x.`, every record field and per-player or global variable (what x is is not
+    worked out); otherwise the declared names, enum values and kinds, and the keywords."""
     out: dict[str, tuple[str, str, str]] = {}
     if a is not None:
         prog = a.prog
         if re.search(r"[\w)\]]\.\w*$", text_before):
             for rec in prog.records.values():
-                for fname, ftype in getattr(rec, "fields", {}).items():
+                for fname, ftype in rec.fields.items():
                     out.setdefault(fname, (fname, "field", f"{rec.name}.{fname}: {ftype}"))
             for v in list(prog.globals.values()) + list(prog.pvars.values()):
                 out.setdefault(v.name, (v.name, "variable", f"{v.name}: {v.type}"))
