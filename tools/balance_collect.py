@@ -7,7 +7,6 @@ the same with --jobs 1 or 8.
 
 from __future__ import annotations
 
-import os
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -90,21 +89,5 @@ def run(rules, players, bots, games, seed=0, modules=(), options=None, jobs=1, p
     from .tournament import _chunks
     chunks = _chunks(games, max(1, min(jobs, games)))
     args = [(rules, players, list(bots), seed, idx, tuple(modules), options, max_moves) for idx in chunks]
-    if executor == "ray":
-        from .executors import ray_map
-        parts = ray_map(_worker, args, address=ray_address)
-    elif len(args) == 1:
-        parts = [play_games(*args[0], progress=progress)]
-    else:
-        import multiprocessing as mp
-        ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-        parts, done = [], 0
-        with ctx.Pool(len(args)) as pool:
-            for part in pool.imap_unordered(_worker, args):
-                parts.append(part)
-                done += len(part)
-                if progress is not None:
-                    progress.update(done)
-    records = [r for part in parts for r in part]
-    records.sort(key=lambda r: r.index)
-    return records
+    from .executors import run_parts
+    return run_parts(_worker, args, executor, ray_address, progress)

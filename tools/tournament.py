@@ -15,7 +15,6 @@ whatever the number of jobs.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass, field
 
 from regola.loader import load_game
@@ -87,26 +86,11 @@ def run(rules, players, bots, games, seed=0, modules=(), options=None, jobs=1, p
     chunks = _chunks(games, max(1, min(jobs, games)))
     args = [(rules, game.num_players, list(bots), seed, idx, tuple(modules), options, max_moves)
             for idx in chunks]
-    if executor == "ray":
-        from .executors import ray_map
-        parts = ray_map(_worker, args, address=ray_address)
-    elif len(args) == 1:
-        bar = Progress(games, progress)
-        parts = [play_games(*args[0], progress=bar)]
+    from .executors import run_parts
+    bar = Progress(games, progress) if executor != "ray" else None
+    records = run_parts(_worker, args, executor, ray_address, bar)
+    if bar is not None:
         bar.close()
-    else:
-        import multiprocessing as mp
-        ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-        bar = Progress(games, progress)
-        parts, done = [], 0
-        with ctx.Pool(len(args)) as pool:
-            for part in pool.imap_unordered(_worker, args):
-                parts.append(part)
-                done += len(part)
-                bar.update(done)
-        bar.close()
-    records = [r for part in parts for r in part]
-    records.sort(key=lambda r: r.index)
     return records
 
 
