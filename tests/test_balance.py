@@ -193,3 +193,57 @@ def test_an_html_file_that_cannot_be_written_is_a_clear_error(tmp_path, capsys):
     d = write(tmp_path, ALWAYS)
     assert cli.main(["balance", str(d), "--games", "3", "--html", str(tmp_path / "no" / "r.html")]) == 1
     assert "r.html" in capsys.readouterr().err
+
+
+# Player 1 always wins; the bonus fires only for the winner, `on game end` for nobody, and
+# the one-option choice is taken by the rules, not chosen.
+TRIGGERS = """
+game trig:
+    players 2..2
+per player:
+    points: int = 0
+flow:
+    for p in players:
+        act p: go
+action go(n in [1, 2]):
+    if me == player(1):
+        me.points += 5
+        emit bonus(me)
+    choose k in [7], by me:
+        me.points += 0
+on bonus(who: Player):
+    who.points += 1
+on game end:
+    player(2).points += 0
+score: me.points
+"""
+
+
+def test_triggers_fired_for_winners_and_losers_and_forced_choices_are_not_chosen(tmp_path, capsys):
+    d = write(tmp_path, TRIGGERS)
+    rep = _json(capsys, ["balance", str(d), "--games", "30"])["configurations"][0]
+    trig = {r["trigger"]: r for r in rep["actions"]["triggers"]}
+    assert set(trig) == {"on bonus"}
+    assert trig["on bonus"]["by_winners"] == 30 and trig["on bonus"]["by_losers"] == 0
+    assert trig["on bonus"]["used_winners"] == 1.0 and trig["on bonus"]["p_holm"] < 0.05
+    fired = {r["trigger"]: r for r in rep["fired"]}
+    assert fired["on bonus"]["per_game"] == 1.0 and fired["on game end"]["games_fired"] == 1.0
+    assert [r["action"] for r in rep["actions"]["actions"]] == ["go"]        # `k=7` was not chosen
+    assert rep["length_moves"]["mean"] == 2.0
+
+
+def test_svg_writes_every_chart_as_a_file(tmp_path, capsys):
+    d = write(tmp_path, TRIGGERS)
+    out = tmp_path / "svg"
+    assert cli.main(["balance", str(d), "--games", "20", "--svg", str(out), "--vs-set", "nothing=1"]) == 1
+    capsys.readouterr()
+    base = ALWAYS.replace("per player:", "const HEAD = 3\nper player:").replace("n + 3", "n + HEAD")
+    d2 = write(tmp_path, base, name="g2", files={"even": "module even:\n    title \"x\"\noverride const HEAD = 0\n"})
+    assert cli.main(["balance", str(d2), "--games", "20", "--svg", str(out), "--vs-with", "even"]) == 0
+    names = sorted(p.name for p in out.iterdir())
+    assert "compared-win-rate-by-seat.svg" in names and "config2-win-rate-by-seat.svg" in names
+    assert "config1-scores-seat-2.svg" in names and "config1-actions.svg" in names
+    for p in out.iterdir():
+        ET.fromstring(p.read_text(encoding="utf-8"))
+    assert cli.main(["balance", str(d2), "--games", "2", "--svg", str(tmp_path / "g2" / "game.regola")]) == 1
+    assert "game.regola" in capsys.readouterr().err

@@ -4,10 +4,10 @@ when a module or a game option changes.
     regola balance tic-tac-toe --bots random --games 400 --html report.html
     regola balance lungarno --players 3 --set first_player=2 --vs-set first_player=3 --games 200
 
-Plays K games with bots (seed S + g for game g, as `regola simulate`), records every move,
-and reports win rate by seat against the fair share, scores, margins, lengths, and the
-actions of winners and losers; with --vs-with / --vs-set a second configuration and the
-differences. Text on stdout, and --json, --csv DIR, --html OUT. docs/balance.md.
+Plays K games with bots (seed S + g for game g, as `regola simulate`), keeping the engine's
+record of each (runtime/record.py), and reports win rate by seat against the fair share,
+scores, margins, lengths, the actions chosen and triggers fired for winners and losers; with --vs-with / --vs-set a second configuration and the
+differences. Text on stdout, and --json, --csv DIR, --svg DIR, --html OUT. docs/balance.md.
 """
 
 from __future__ import annotations
@@ -113,6 +113,10 @@ def tables(report: dict) -> dict:
         out[f"config{i}_values"] = (["action", "parameter", "value"] + cols,
                                     [[r["action"], r["parameter"], r["value"]] + assoc(r)
                                      for r in rep["actions"]["values"]])
+        out[f"config{i}_triggers"] = (["trigger"] + cols, [[r["trigger"]] + assoc(r)
+                                                           for r in rep["actions"]["triggers"]])
+        out[f"config{i}_fired"] = (["trigger", "per_game", "games_fired"],
+                                   [[r["trigger"], r["per_game"], r["games_fired"]] for r in rep["fired"]])
     if report.get("comparison"):
         out["comparison"] = (["what", "first", "second", "difference", "ci_low", "ci_high", "test", "p", "p_holm"],
                              [[r["what"], r["first"], r["second"], r["difference"], *r["difference_95"], r["test"],
@@ -133,11 +137,26 @@ def write_csv(report: dict, directory: str) -> list:
     return paths
 
 
+def write_svgs(report: dict, directory: str) -> list:
+    """Every chart of the report as an SVG file of its own (for docs and slides)."""
+    from .balance_html import all_charts
+    os.makedirs(directory, exist_ok=True)
+    paths = []
+    for name, svg in all_charts(report).items():
+        path = os.path.join(directory, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(svg + "\n")
+        paths.append(path)
+    return paths
+
+
 def cmd_balance(args) -> int:
     report = build(args, progress=sys.stderr.isatty())
     try:
         if args.csv:
             write_csv(report, args.csv)
+        if args.svg:
+            write_svgs(report, args.svg)
         if args.html:
             from .balance_html import render
             with open(args.html, "w", encoding="utf-8") as f:
@@ -149,7 +168,7 @@ def cmd_balance(args) -> int:
         print(json.dumps(report, indent=2))
     else:
         print(safe(balance_report.format_text(report)))
-        for what, path in (("csv", args.csv), ("html", args.html)):
+        for what, path in (("csv", args.csv), ("svg", args.svg), ("html", args.html)):
             if path:
                 print(safe(f"{what}: {path}"))
     return 0
@@ -178,5 +197,6 @@ def register(sub) -> None:
     b.add_argument("--max-moves", type=positive_int, default=100_000, metavar="N")
     b.add_argument("--html", metavar="OUT.html", help="write a self-contained page with charts")
     b.add_argument("--csv", metavar="DIR", help="write one CSV file per table into DIR")
+    b.add_argument("--svg", metavar="DIR", help="write every chart as an SVG file of its own into DIR")
     b.add_argument("--json", action="store_true", help="print every number as JSON")
     b.set_defaults(func=cmd_balance, set=None)

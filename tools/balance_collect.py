@@ -1,8 +1,11 @@
-"""Playing the games of `regola balance`: one compact record per game, from the game's log.
+"""Playing the games of `regola balance`: one compact record per game, from the engine's
+rules-level record of it (runtime/record.py: who took which decision, which triggers fired).
 
 Game g is played with seed S + g (the bots' seeds derive from it, as in `regola simulate`),
 and the records come back in game order whatever the number of jobs, so the aggregates are
-the same with --jobs 1 or 8.
+the same with --jobs 1 or 8. A move is named once per distinct (site, move) in a process,
+not once per move played: that and not keeping a log is what keeps a balance run close to
+the cost of a plain simulation.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ class GameRecord:
     chance: int
     actions: list = field(default_factory=list)     # per seat: Counter of action names
     values: list = field(default_factory=list)      # per seat: Counter of (action, parameter, value)
+    triggers: list = field(default_factory=list)    # per seat: Counter of trigger names it fired for
+    fired: Counter = field(default_factory=Counter)  # trigger name -> times fired (for anyone or nobody)
 
 
 def action_name(move: str) -> str:
@@ -51,27 +56,54 @@ def parameters(move: str) -> list:
     return list(enumerate(out, 1))
 
 
+def trigger_names(game) -> list:
+    """A name per trigger of the game: its label, with its line where two share one."""
+    labels = Counter(tr.label for tr in game.triggers)
+    return [tr.label if labels[tr.label] == 1 else f"{tr.label} (line {tr.span.line})" for tr in game.triggers]
+
+
+class _MoveNames:
+    """(action, [(position, value text)]) of a (site, move), worked out once per distinct one."""
+
+    def __init__(self, game):
+        self.game = game
+        self.known: dict = {}
+
+    def __call__(self, site: int, move):
+        key = (site, move)
+        named = self.known.get(key)
+        if named is None:
+            text = self.game.move_text(site, move)
+            named = self.known[key] = (action_name(text), parameters(text))
+        return named
+
+
 def play_games(rules, players, bots, seed, indices, modules=(), options=None, max_moves=100_000,
                progress=None) -> list:
     game = load_game(rules, modules=list(modules), players=players, options=options)
     n = game.num_players
+    names = _MoveNames(game)
+    triggers = trigger_names(game)
     out = []
     for g in indices:
         gseed = seed + g
-        res = play(game, agents_for(game, bots, gseed), gseed, rules=rules, record=True, max_moves=max_moves)
+        res = play(game, agents_for(game, bots, gseed), gseed, rules=rules, max_moves=max_moves, rules_record=True)
+        rec = res.record
         actions = [Counter() for _ in range(n)]
         values = [Counter() for _ in range(n)]
-        chance = 0
-        for e in res.log.entries:
-            if e["type"] == "chance":
-                chance += 1
-            elif e["type"] == "move":
-                seat = e["player"] - 1
-                name = action_name(e["move"])
-                actions[seat][name] += 1
-                for pos, text in parameters(e["move"]):
-                    values[seat][(name, pos, text)] += 1
-        out.append(GameRecord(g, list(res.scores), list(res.winners), res.moves, chance, actions, values))
+        for (seat, site, move), times in rec.moves_by_player(forced=False).items():
+            name, params = names(site, move)
+            actions[seat][name] += times
+            for pos, text in params:
+                values[seat][(name, pos, text)] += times
+        by_seat = [Counter() for _ in range(n)]
+        fired = Counter()
+        for (trigger, seat), times in rec.fired_counts().items():
+            fired[triggers[trigger]] += times
+            if seat is not None:
+                by_seat[seat][triggers[trigger]] += times
+        out.append(GameRecord(g, list(res.scores), list(res.winners), res.moves, rec.chance, actions, values,
+                              by_seat, fired))
         if progress is not None:
             progress.update(len(out))
     return out

@@ -72,7 +72,7 @@ def _label(b: dict) -> str:
     return str(b["lo"]) if b["lo"] == b["hi"] else f"{b['lo']}-{b['hi']}"
 
 
-def actions_chart(rows: list, title: str) -> str:
+def actions_chart(rows: list, title: str, unit: str = "moves") -> str:
     rows = rows[:15]
     line = 20
     height = PAD + line * len(rows) + 30
@@ -80,9 +80,9 @@ def actions_chart(rows: list, title: str) -> str:
     inner_w = W - label_w - 20
     top = max((max(r["share_winners"], r["share_losers"]) for r in rows), default=0) or 1
     body = [f'<rect x="{label_w}" y="22" width="10" height="8" fill="{WINNERS}"/>',
-            _t(label_w + 14, 30, "share of winners' moves", "start", 10),
+            _t(label_w + 14, 30, f"share of winners' {unit}", "start", 10),
             f'<rect x="{label_w + 170}" y="22" width="10" height="8" fill="{LOSERS}"/>',
-            _t(label_w + 184, 30, "share of losers' moves", "start", 10)]
+            _t(label_w + 184, 30, f"share of losers' {unit}", "start", 10)]
     for i, r in enumerate(rows):
         y0 = PAD + i * line
         body.append(_t(label_w - 6, y0 + 12, r["label"][:28], "end", 10))
@@ -102,10 +102,74 @@ def _pct(x: float) -> str:
     return f"{x * 100:.1f}%"
 
 
+def config_charts(rep: dict) -> dict:
+    """name -> SVG: every chart of one configuration, in the page's order."""
+    acts = rep["actions"]
+    out = {"win-rate-by-seat": win_rate_chart(rep["seat_advantage"])}
+    for s in rep["scores"]:
+        out[f"scores-seat-{s['seat']}"] = histogram_chart(s["histogram"], f"scores of seat {s['seat']} "
+                                                                          f"(mean {s['mean']:.2f})", "score")
+    out["margin"] = histogram_chart(rep["margin"]["histogram"], "margin of victory (first minus second)", "points")
+    out["length"] = histogram_chart(rep["length_moves"]["histogram"],
+                                    f"game length (mean {rep['length_moves']['mean']:.1f} moves)", "moves")
+    out["actions"] = actions_chart([r | {"label": r["action"]} for r in acts["actions"]], "actions, winners and losers")
+    if acts["values"]:
+        out["values"] = actions_chart([r | {"label": f"{r['action']} #{r['parameter']} = {r['value']}"}
+                                       for r in acts["values"]], "parameter values, winners and losers")
+    if acts.get("triggers"):
+        out["triggers"] = actions_chart([r | {"label": r["trigger"]} for r in acts["triggers"]],
+                                        "triggers fired for winners and losers", unit="triggers fired")
+    return out
+
+
+def seats_compared_chart(reps: list) -> str:
+    """Win rate by seat of two configurations side by side, with 95% whiskers."""
+    colours = [BAR, WINNERS]
+    n = len(reps[0]["seat_advantage"]["seats"])
+    inner_w, inner_h = W - 2 * PAD, H - 2 * PAD
+    step = inner_w / max(n, 1)
+
+    def y(v):
+        return PAD + inner_h * (1 - v)
+    body = [f'<line x1="{PAD}" y1="{y(0)}" x2="{W - PAD}" y2="{y(0)}" stroke="#444"/>']
+    for v in (0, 0.25, 0.5, 0.75, 1.0):
+        body.append(_t(PAD - 4, y(v) + 4, f"{v * 100:.0f}%", "end", 10))
+    for k, rep in enumerate(reps):
+        body.append(f'<rect x="{PAD + 10 + k * 230}" y="22" width="10" height="8" fill="{colours[k]}"/>')
+        body.append(_t(PAD + 24 + k * 230, 30, f"{k + 1}: {describe_config(rep['config'])}"[:36], "start", 10))
+        for i, r in enumerate(rep["seat_advantage"]["seats"]):
+            bw = step * 0.3
+            x = PAD + i * step + step * 0.2 + k * bw
+            lo, hi = r["win_rate_95"]
+            body.append(f'<rect x="{x:.1f}" y="{y(r["win_rate"]):.1f}" width="{bw:.1f}" '
+                        f'height="{y(0) - y(r["win_rate"]):.1f}" fill="{colours[k]}">'
+                        f'<title>{r["win_rate"] * 100:.1f}%</title></rect>')
+            cx = x + bw / 2
+            body.append(f'<line x1="{cx:.1f}" y1="{y(lo):.1f}" x2="{cx:.1f}" y2="{y(hi):.1f}" stroke="#000"/>')
+            if k == 0:
+                body.append(_t(PAD + i * step + step / 2, H - PAD + 14, f"seat {r['seat']}"))
+    fy = y(reps[0]["seat_advantage"]["fair_share"])
+    body.append(f'<line x1="{PAD}" y1="{fy:.1f}" x2="{W - PAD}" y2="{fy:.1f}" stroke="#c00" stroke-dasharray="4 3"/>')
+    return _frame(body, "win rate by seat, two configurations, with 95% intervals")
+
+
+def all_charts(report: dict) -> dict:
+    """file name -> SVG: every chart of the report (`regola balance --svg DIR`)."""
+    reps = report["configurations"]
+    out = {}
+    for i, rep in enumerate(reps, 1):
+        for name, svg in config_charts(rep).items():
+            out[f"config{i}-{name}.svg"] = svg
+    if len(reps) == 2:
+        out["compared-win-rate-by-seat.svg"] = seats_compared_chart(reps)
+    return out
+
+
 def _config_section(i: int, rep: dict) -> str:
     c, sa = rep["config"], rep["seat_advantage"]
+    charts = config_charts(rep)
     parts = [f"<h2>Configuration {i}: {escape(describe_config(c))}</h2>",
-             f"<p>{rep['games']} games, seed {c['seed']}.</p>", win_rate_chart(sa),
+             f"<p>{rep['games']} games, seed {c['seed']}.</p>", charts.pop("win-rate-by-seat"),
              _table(["seat", "win rate", "95% interval", "p vs fair share", "p (Holm)"],
                     [[r["seat"], _pct(r["win_rate"]), f"{_pct(r['win_rate_95'][0])}-{_pct(r['win_rate_95'][1])}",
                       f"{r['p']:.4g}", f"{r['p_holm']:.4g}"] for r in sa["seats"]])]
@@ -114,21 +178,16 @@ def _config_section(i: int, rep: dict) -> str:
                  + ("The seats are not equally likely to win." if sa["conclusive"] else
                     f"Inconclusive: about {sa['games_needed']['games_to_detect']:,} games find a deviation of 5 "
                     f"points with 80% power.") + "</p>")
-    for s in rep["scores"]:
-        parts.append(histogram_chart(s["histogram"], f"scores of seat {s['seat']} (mean {s['mean']:.2f})", "score"))
-    parts.append(histogram_chart(rep["margin"]["histogram"], "margin of victory (first minus second)", "points"))
-    parts.append(histogram_chart(rep["length_moves"]["histogram"],
-                                 f"game length (mean {rep['length_moves']['mean']:.1f} moves)", "moves"))
+    parts.extend(charts.values())
     acts = rep["actions"]
-    parts.append(actions_chart([r | {"label": r["action"]} for r in acts["actions"]], "actions, winners and losers"))
-    if acts["values"]:
-        parts.append(actions_chart([r | {"label": f"{r['action']} #{r['parameter']} = {r['value']}"}
-                                    for r in acts["values"]], "parameter values, winners and losers"))
     parts.append(_table(["action", "by winners", "by losers", "used by winners", "used by losers",
                          "difference (95% CI)"],
                         [[r["action"], r["by_winners"], r["by_losers"], _pct(r["used_winners"]),
                           _pct(r["used_losers"]), f"{_pct(r['difference'])} ({_pct(r['difference_95'][0])} to "
                           f"{_pct(r['difference_95'][1])})"] for r in acts["actions"]]))
+    if rep.get("fired"):
+        parts.append(_table(["trigger", "fired per game", "games where it fired"],
+                            [[r["trigger"], f"{r['per_game']:.2f}", _pct(r["games_fired"])] for r in rep["fired"]]))
     return "\n".join(parts)
 
 
@@ -137,7 +196,7 @@ def render(report: dict) -> str:
     title = f"Balance: {reps[0]['config']['title']}"
     sections = [_config_section(i, rep) for i, rep in enumerate(reps, 1)]
     if report.get("comparison"):
-        sections.append("<h2>Second configuration against the first</h2>" + _table(
+        sections.append("<h2>Second configuration against the first</h2>" + seats_compared_chart(reps) + _table(
             ["", "first", "second", "difference", "95% interval", "test", "p (Holm)"],
             [[r["what"], f"{r['first']:.4g}", f"{r['second']:.4g}", f"{r['difference']:.4g}",
               f"{r['difference_95'][0]:.4g} to {r['difference_95'][1]:.4g}", r["test"],

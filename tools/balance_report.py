@@ -73,7 +73,7 @@ def _winner_split(records: list, n: int):
     """(won, seat counters) for every player in every game: whether that player won."""
     for r in records:
         for s in range(n):
-            yield s in r.winners, r.actions[s], r.values[s]
+            yield s in r.winners, r.actions[s], r.values[s], r.triggers[s] if r.triggers else {}
 
 
 def _association(rows: dict, used: dict, games_w: int, games_l: int, moves_w: int, moves_l: int) -> list:
@@ -98,20 +98,24 @@ def actions(records: list, n: int) -> dict:
     """Per action name and per parameter value: how often winners and losers chose it (moves,
     and the share of their moves), how many of the winners and of the losers used it at all,
     and the difference of these two proportions with a 95% interval."""
-    games_w = games_l = moves_w = moves_l = 0
+    games_w = games_l = moves_w = moves_l = fires_w = fires_l = 0
     acts: dict = {}
     acts_used: dict = {}
     vals: dict = {}
     vals_used: dict = {}
-    for won, ac, vc in _winner_split(records, n):
+    trigs: dict = {}
+    trigs_used: dict = {}
+    for won, ac, vc, tc in _winner_split(records, n):
         k = 0 if won else 1
         if won:
             games_w += 1
             moves_w += sum(ac.values())
+            fires_w += sum(tc.values())
         else:
             games_l += 1
             moves_l += sum(ac.values())
-        for table, used, counter in ((acts, acts_used, ac), (vals, vals_used, vc)):
+            fires_l += sum(tc.values())
+        for table, used, counter in ((acts, acts_used, ac), (vals, vals_used, vc), (trigs, trigs_used, tc)):
             for key, c in counter.items():
                 table.setdefault(key, [0, 0])[k] += c
                 used.setdefault(key, [0, 0])[k] += 1
@@ -129,8 +133,27 @@ def actions(records: list, n: int) -> dict:
     for row in value_rows:
         a, pos, v = row.pop("key")
         row.update(action=a, parameter=pos, value=v)
+    trigger_rows = _association(trigs, trigs_used, games_w, games_l, fires_w, fires_l)
+    for row in trigger_rows:
+        row["trigger"] = row.pop("key")
     return {"winner_player_games": games_w, "loser_player_games": games_l,
-            "actions": action_rows, "values": value_rows}
+            "actions": action_rows, "values": value_rows, "triggers": trigger_rows}
+
+
+def fired(records: list) -> list:
+    """Per trigger (also those acting for nobody, like `on game end`): times fired per game,
+    and the share of games where it fired at all."""
+    games = len(records)
+    total: dict = {}
+    some: dict = {}
+    for r in records:
+        for name, times in r.fired.items():
+            total[name] = total.get(name, 0) + times
+            some[name] = some.get(name, 0) + 1
+    rows = [{"trigger": name, "per_game": total[name] / games, "games_fired": some[name] / games}
+            for name in total]
+    rows.sort(key=lambda row: (-row["per_game"], row["trigger"]))
+    return rows
 
 
 def analyse(records: list, n: int, config: dict) -> dict:
@@ -140,7 +163,8 @@ def analyse(records: list, n: int, config: dict) -> dict:
             "margin": _summary([margins(r) for r in records]),
             "length_moves": _summary([r.moves for r in records]),
             "length_decisions": _summary([r.moves + r.chance for r in records]),
-            "actions": actions(records, n)}
+            "actions": actions(records, n),
+            "fired": fired(records)}
 
 
 def compare(a: list, b: list, n: int) -> dict:
@@ -253,6 +277,13 @@ def _format_one(rep: dict) -> list:
         out.append("  most chosen parameter values:")
         for row in acts["values"][:20]:
             out.append("  " + _assoc_line(f"{row['action']} #{row['parameter']} = {row['value']}", row))
+    if acts["triggers"]:
+        out.append("  triggers fired for a player (used = share of those players it fired for at least once):")
+        for row in acts["triggers"][:20]:
+            out.append("  " + _assoc_line(row["trigger"], row))
+    if rep["fired"]:
+        out.append("triggers fired per game (in how many games at all): " + ", ".join(
+            f"{row['trigger']} {row['per_game']:.2f} ({_pct(row['games_fired'])})" for row in rep["fired"][:12]))
     return out
 
 

@@ -3,10 +3,11 @@
     regola coverage lungarno --rulebook lungarno.txt --players 4 --games 200 [--html out.html]
 
 Part 1 (coverage_headings.py) reads the rulebook's headings and matches the rules' `cite`
-strings to them. Part 2 (coverage_trace.py) plays games with bots while a tracer records
-which lines of the game's generated module ran, and maps them back to the rules: actions
-never played, requires never true or never false, triggers never fired, modifiers never
-applied, if/elif/else arms never run. Reports: text (coverage_report.py), `--json`, and
+strings to them. Part 2 (coverage_trace.py) plays games with bots, reading the engine's
+record of each game (runtime/record.py: actions taken, triggers fired) while a tracer records
+which lines of the game's generated module ran, mapped back to the rules: actions never
+played, requires never true or never false, triggers never fired, modifiers never applied,
+if/elif/else arms never run. Reports: text (coverage_report.py), `--json`, and
 `--html` (a page of the rules source coloured by coverage). docs/coverage.md explains the
 approach and its limits.
 """
@@ -48,11 +49,12 @@ def measure(game, source, games: int, seed: int = 0, bots=("random",), progress=
     for c in items:
         c.lines = index.lines_in(c.regions)
     sites = require_sites(game.source, game._spans, [c for c in items if c.kind == "require"])
-    wanted = set().union(*(c.lines for c in items if c.kind != "require"))
+    wanted = set().union(*(c.lines for c in items if c.kind not in ("require", "trigger")))
     tracer = Tracer(game._filename, wanted, sites)
     by_index = {meta.index: meta.name for meta in game.actions}
     acts = {c.label: c for c in items if c.kind == "action"}
     is_act = [si.kind == "act" for si in game.sites]
+    fired = _triggers_by_index(game, items)
     cov = Coverage(game, source, items, bots=list(bots), seed=seed)
     t0 = time.perf_counter()
     tracer.start()
@@ -60,8 +62,7 @@ def measure(game, source, games: int, seed: int = 0, bots=("random",), progress=
         for i in range(games):
             gseed = seed + i
             agents = agents_for(game, list(bots), gseed)
-            s = game.new_initial_state(gseed)
-            s.trace = []                    # decisions the rules take without asking
+            s = game.new_initial_state(gseed, record=True)
             moves = 0
             while s.pending is not None:
                 site, who = s.pending
@@ -69,16 +70,15 @@ def measure(game, source, games: int, seed: int = 0, bots=("random",), progress=
                     game.apply_chance(s, game.sample_chance(s))
                     continue
                 legal = game.legal_moves(s)
-                m = agents[who].choose(game, s, legal)
-                if m and is_act[site]:
-                    acts[by_index[m[0]]].ran = True
-                game.apply(s, m)
+                game.apply(s, agents[who].choose(game, s, legal))
                 moves += 1
                 if moves > max_moves:
                     raise GameDidNotEnd(f"seed {gseed}: no end after {max_moves} moves")
-            for site, _, m in s.trace:
+            for site, _, m, _ in s.record.taken:          # chosen, or taken without asking
                 if m and is_act[site]:
                     acts[by_index[m[0]]].ran = True
+            for trigger, _ in s.record.fired:
+                fired[trigger].ran = True
             cov.games += 1
             cov.moves += moves
             if progress is not None:
@@ -88,9 +88,19 @@ def measure(game, source, games: int, seed: int = 0, bots=("random",), progress=
     cov.seconds = time.perf_counter() - t0
     cov.tracer = "sys.monitoring" if hasattr(sys, "monitoring") else "sys.settrace"
     for c in items:
-        if c.kind != "require" and not c.ran:
+        if c.kind not in ("require", "trigger") and not c.ran:
             c.ran = bool(c.lines & tracer.seen)
     return cov
+
+
+def _triggers_by_index(game, items) -> list:
+    """The trigger constructs in the order of `game.triggers` (as the record names them):
+    both list the event handlers, the `when` triggers and `on game end` in declaration order."""
+    found = [c for c in items if c.kind == "trigger"]
+    if len(found) != len(game.triggers) or any((c.file, c.line) != (t.span.file, t.span.line)
+                                               for c, t in zip(found, game.triggers)):
+        raise AssertionError("the triggers of the coverage report and of the compiled game differ")
+    return found
 
 
 def headings(rulebook_path, source) -> HeadingReport:

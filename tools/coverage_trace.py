@@ -6,9 +6,10 @@ generated line n came from. So the engine is not touched: the games are played a
 while a tracer records which generated lines ran, and these lines are mapped back to the
 constructs of the checked program (`game.prog`):
 
-* an action was played when a player chose it, the rules took it as the only choice
-  (`state.trace`), or a line of its effects ran;
-* a trigger (`on EVENT`, `when X reaches V`, `on game end`) fired when a line of its body ran;
+* an action was played when the game's record (runtime/record.py) says a player chose it or
+  the rules took it as the only choice, or a line of its effects ran;
+* a trigger (`on EVENT`, `when X reaches V`, `on game end`) fired when the record says so (the
+  engine notes every firing, even of a trigger with an empty body);
 * a modifier applied when the line computing its value ran (a hook compiled as a function
   sets the value under an `if` of the modifier's condition);
 * a branch (one arm of an `if`/`elif`/`else`) ran when a line of its body ran;

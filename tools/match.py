@@ -25,18 +25,22 @@ class Result:
     winners: list[int]
     moves: int            # decisions taken by players
     log: logs.Log | None = None
+    record: object = None     # the engine's rules-level record (runtime/record.py), when asked
 
 
 MAX_CHANCE_RUN = 100_000      # chance outcomes in a row, with no move between, before a game is called endless
 
 
-def play(game, agents, seed: int, rules: str = "", record: bool = False, max_moves: int = 100_000) -> Result:
+def play(game, agents, seed: int, rules: str = "", record: bool = False, max_moves: int = 100_000,
+         rules_record: bool = False) -> Result:
     """Play to the end. Chance is drawn from the state's seeded generator. A game with more
     than `max_moves` moves, or MAX_CHANCE_RUN chance outcomes in a row (rules that roll or
     draw for ever without asking anyone), raises GameDidNotEnd; so does a game longer than
-    the rules' own `at most N moves`, and a score outside their `scores A..B` is an error."""
+    the rules' own `at most N moves`, and a score outside their `scores A..B` is an error.
+    `record` keeps the game's log (moves and outcomes as text); `rules_record` the engine's
+    record (who took which decision, which triggers fired), far cheaper."""
     declared = game.prog.max_moves
-    s = game.new_initial_state(seed)
+    s = game.new_initial_state(seed, record=rules_record)
     log = logs.Log(logs.header(game, rules or game.name, seed, [a.name for a in agents])) if record else None
     moves = chance_run = 0
     legal_moves, apply, sample, apply_chance = game.legal_moves, game.apply, game.sample_chance, game.apply_chance
@@ -77,7 +81,7 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
     winners = game.winners(s)
     if log is not None:
         log.end = {"type": "end", "scores": scores, "winners": [w + 1 for w in winners], "moves": moves}
-    return Result(scores, winners, moves, log)
+    return Result(scores, winners, moves, log, s.record)
 
 
 def agents_for(game, names: list[str], seed: int):

@@ -59,7 +59,7 @@ def observe(game, snip, s, spec: dict, origin, seed: int):
 def forced(game, s, wants: list, where: str):
     """(ok, message) of a `forced:` step: each move text was a decision the rules took on their
     own since the last move (or `forced:` step)."""
-    taken = [(game._move_text(site, move), who) for site, who, move in (s.trace or [])]
+    taken = [(game.move_text(site, move), who) for site, who, move, forced in s.record.taken if forced]
     have = {_norm(t) for t, _ in taken}
     for w in wants:
         if _norm(w) not in have:

@@ -47,6 +47,7 @@ from regola.diagnostics import RulesError, render_all
 from regola.loader import load_game
 from regola.runtime.game import IllegalMove
 from regola.runtime.helpers import RulesRuntimeError
+from regola.runtime.record import Record
 from regola.snippets import SnippetCompiler
 
 from . import scenario_checks
@@ -473,11 +474,11 @@ def _run(sc: Scenario) -> Outcome:
             return Outcome(False, f"{sc.where}: to_move_first: {sc.to_move_first}, but {_who(game, s)}: the rules "
                                   f"do not start the turn order at the option first_player")
         checks += 1
-    s.trace = []          # decisions taken without asking, for `forced:` steps
+    s.record = Record()   # its decisions taken without asking serve `forced:` steps
     for kind, val, because, origin in sc.steps:
         where = f"{origin[0]}:{origin[1]}"
         if kind in ("move", "chance"):
-            s.trace.clear()
+            s.record.taken.clear()
         if not _keeps_chance(kind, val):
             _settle(game, s)
         if kind in ("observe", "forced", "impossible"):
@@ -491,7 +492,7 @@ def _run(sc: Scenario) -> Outcome:
                 return Outcome(False, message)
             checks += n
             if kind == "forced":
-                s.trace.clear()
+                s.record.taken.clear()
             continue
         if kind == "move":
             moves = val if isinstance(val, list) else [val]

@@ -444,5 +444,5 @@ class MachineCompiler:
 
 def _traced(site: int, who: str) -> str:
     """Generated code noting a decision taken without asking (it had one option) in the state's
-    `trace`, when a scenario keeps one (`forced:` steps): one test of a slot otherwise."""
-    return f"S.trace is None or S.trace.append(({site}, {who}, _ms[0])); "
+    `record` (runtime/record.py), when the driver keeps one: one test of a slot otherwise."""
+    return f"S.record is None or S.record.forced({site}, {who}, _ms[0]); "

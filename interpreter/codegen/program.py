@@ -22,7 +22,7 @@ payments.py (payment functions); this module analyses the program and composes t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .. import ast
 from .. import types as T
@@ -163,6 +163,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             if w.key_binder:
                 params.append((w.key_binder, w.key_type))
             units.append((f"watch:{i}", w.decl.body, params, w.decl, (), False))
+        self._number_triggers()
         roots = []
         for attr in ("setup", "flow", "on_end"):
             d = getattr(self.p, attr)
@@ -202,7 +203,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             m.add(src)
         return CompiledProgram(self.p, self.players, m, self.vars, self.slots, self.sites, self.actions,
                                {k: v for k, v in self.unit_pid.items()}, self._id_next,
-                               [self.unit_pid[r] for r in roots if r in self.unit_pid], tables)
+                               [self.unit_pid[r] for r in roots if r in self.unit_pid], tables,
+                               self.triggers)
 
     @staticmethod
     def _pure_function(lines: Lines, known: dict) -> Lines:
@@ -221,20 +223,41 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
 
     # ------------------------------------------------------------------ units
 
+    def _number_triggers(self):
+        """Every trigger gets an index, noted in the state's record when it fires
+        (runtime/record.py): event handlers, `when ... reaches`, `on game end`."""
+        p = self.p
+        self.triggers: list[TriggerInfo] = []
+        for name, ev in p.events.items():
+            for i, h in enumerate(ev.handlers):
+                self.triggers.append(TriggerInfo(f"event:{name}:{i}", f"on {name}", h.span))
+        for i, w in enumerate(p.watchers):
+            label = f"when {_text(w.decl.target)} reaches {_text(w.decl.value)}"
+            self.triggers.append(TriggerInfo(f"watch:{i}", label, w.decl.span))
+        if p.on_end is not None:
+            self.triggers.append(TriggerInfo("on_end", "on game end", p.on_end.span))
+        self._trigger_index = {t.key: i for i, t in enumerate(self.triggers)}
+
     def _unit(self, key, body, params, decl, costs=()):
         pyname = _pyname(key)
+        fired = self._trigger_index.get(key)
+        note = None if fired is None else f"S.record is None or S.record.fire({fired}, me)"
         if key not in self.unit_pid:
             env = {name: f"l_{name}" for name, _ in params}
             out = Lines()
             args = "".join(f", l_{name}" for name, _ in params)
             self.mod.add(f"def {pyname}(S, me{args}):", decl.span)
             out.add(1, "V = S.v", decl.span)
+            if note is not None:
+                out.add(1, note, decl.span)
             self._pay(costs, out, 1, "me", env)
             self.stmts_plain(body, env, out, 1, [])
             out.add(1, "return None")
             self.mod.add_lines(out)
             return
         mach = self.machines[self.unit_pid[key]]
+        if note is not None:
+            mach.emit(note, decl.span)
         env = {name: f"L[{name!r}]" for name, _ in params}
         self._pay(costs, mach.out, 1, "me", env)
         self.stmts_machine(body, env, mach, [])
@@ -270,6 +293,15 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         self.mod.add_lines(lines)
 
 
+@dataclass(frozen=True)
+class TriggerInfo:
+    """A trigger of the compiled rules, as a state's record names it when it fires
+    (runtime/record.py): `on EVENT` (one per handler), `when X reaches V`, `on game end`."""
+    key: str              # the generated unit: 'event:NAME:i', 'watch:i', 'on_end'
+    label: str            # in the rules' words: 'on tile_played', 'when florins reaches 10'
+    span: object          # where it is declared
+
+
 @dataclass
 class CompiledProgram:
     prog: CheckedProgram
@@ -283,6 +315,7 @@ class CompiledProgram:
     action_space: int
     roots: list[int]
     tables: dict                # static tables (codegen/tables.py): the generated code's globals
+    triggers: list = field(default_factory=list)    # TriggerInfo, indexed as the record notes them
 
 
 # what a block reads from the state and its frame, each only where the block uses it

@@ -116,6 +116,8 @@ class Chance:
             key = self._site_keys[s.pending[0]]
         if s.hist is not None:
             s.hist = (s.hist, s.pending[0], -1, outcome)
+        if s.record is not None:
+            s.record.chance += 1
         s.stack[-1][2][key] = outcome
         s.pending = None
         s.cache = None
@@ -139,6 +141,8 @@ class Chance:
             o = self.sample_chance(s)
         if s.hist is not None:
             s.hist = (s.hist, site, -1, o)
+        if s.record is not None:
+            s.record.chance += 1
         F[2][key] = o
         s.pending = None
         s.cache = None

@@ -24,6 +24,7 @@ The pieces of `Game`, one job per file (all in interpreter/runtime/):
     values.py   typed values and their text (`format_value`, `parse_value`, `value_index`)
     observe.py  what one player may see
     recall.py   what one player has seen so far (perfect recall, from the kept history)
+    record.py   what the rules did in a game (decisions, triggers fired), when a driver asks
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from . import watchdog
 from .chance import Chance
 from .learning import Learning
 from .recall import HistoryStart, Recall
+from .record import Record
 from .helpers import HELPERS, NoOptions, RulesRuntimeError, _EndGame  # noqa: F401 (re-exported)
 from .moves import IllegalMove, MoveNames
 from .observe import observe as _observe
@@ -64,6 +66,7 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
         self.sites: list[SiteInfo] = compiled.sites
         self._id_plans: dict = {}          # action -> how its move ids are worked out (moves.py)
         self.actions = compiled.actions
+        self.triggers = compiled.triggers      # TriggerInfo, as a state's record names them
         self.vars: list[VarSlot] = compiled.vars
         self.action_space = compiled.action_space
         src = compiled.module.source()
@@ -95,12 +98,16 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
 
     # ------------------------------------------------------------------ start
 
-    def new_initial_state(self, seed: int = 0, history: bool = False) -> st.State:
+    def new_initial_state(self, seed: int = 0, history: bool = False, record: bool = False) -> st.State:
         """The state after setup, at its first decision. `history=True` keeps the moves and
-        chance outcomes (for `information_state_string`; clones share it)."""
+        chance outcomes (for `information_state_string`; clones share it); `record=True`
+        keeps the rules-level record of the game from its setup on (`s.record`,
+        runtime/record.py; clones do not carry it)."""
         s = st.State()
         if history:
             s.hist = HistoryStart()
+        if record:
+            s.record = Record()
         s.nplayers = self.num_players
         s.rng = st.seed_rng(seed)
         s.v = self._initial_vars()
@@ -182,6 +189,8 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
         F = s.stack[-1]
         if s.hist is not None:
             s.hist = (s.hist, pending[0], pending[1], move)
+        if s.record is not None:
+            s.record.taken.append((pending[0], pending[1], move, False))
         key = self._site_keys[pending[0]]
         if key is None:
             F[2]["@m"] = move

@@ -27,9 +27,10 @@ class MoveNames:
         return format_value(t, v)
 
     def move_str(self, s, move) -> str:
-        return self._move_text(s.pending[0], move)
+        return self.move_text(s.pending[0], move)
 
-    def _move_text(self, site_index: int, move) -> str:
+    def move_text(self, site_index: int, move) -> str:
+        """A move's canonical text at a decision site (a `Record`'s entries give the site)."""
         if not move:
             return "pass"
         site = self.sites[site_index]
@@ -52,18 +53,18 @@ class MoveNames:
 
     def _seen_text(self, site_index: int, mover: int, move, viewer) -> str:
         if not move or viewer == mover:
-            return self._move_text(site_index, move)
+            return self.move_text(site_index, move)
         site = self.sites[site_index]
         if site.kind == "act":
             meta = self.actions[move[0]]
             if not any(meta.secret):
-                return self._move_text(site_index, move)
+                return self.move_text(site_index, move)
             args = ", ".join("?" if secret else format_value(t, v)
                              for t, v, secret in zip(meta.param_types, move[1:], meta.secret))
             return f"{meta.name}({args})"
         if site.kind == "choose" and site.secret:
             return f"{site.node.var}=?"
-        return self._move_text(site_index, move)
+        return self.move_text(site_index, move)
 
     def parse_move(self, s, text: str):
         want = _norm(text)

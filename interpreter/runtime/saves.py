@@ -98,7 +98,7 @@ class Saves:
         c.result = s.result
         c.nplayers = s.nplayers
         c.hist = s.hist
-        c.trace = None
+        c.record = None
         return c
 
     def dump(self, s) -> dict:

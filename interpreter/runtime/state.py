@@ -6,8 +6,8 @@ decides now (`[site, player]`, player -1 for chance); `rng` is the seeded random
 `hist`, kept only when asked for (`new_initial_state(seed, history=True)`), is the moves and
 chance outcomes so far as a chain `(previous, site, player, move)` from a `HistoryStart`
 (an empty tuple that keeps the state the history starts from: runtime/recall.py): shared by
-clones, never copied. `trace`, when a list, gets `(site, player, move)` for every decision the
-rules took without asking because it had one option (not copied by clones, not saved).
+clones, never copied. `record`, when a driver asks for one, is the rules-level record of the
+game (runtime/record.py: decisions taken, triggers fired; not copied by clones, not saved).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ MASK64 = (1 << 64) - 1
 
 
 class State:
-    __slots__ = ("v", "stack", "pending", "cache", "rng", "phase", "result", "nplayers", "hist", "trace")
+    __slots__ = ("v", "stack", "pending", "cache", "rng", "phase", "result", "nplayers", "hist", "record")
 
     def __init__(self):
         self.v: list = []
@@ -29,7 +29,7 @@ class State:
         self.result = None           # [(score, [tiebreaks]) per player] once over
         self.nplayers = 0
         self.hist = None             # the history, when kept (a HistoryStart at the start)
-        self.trace = None            # a list to note decisions taken without asking (scenarios' `forced:`)
+        self.record = None           # a runtime.record.Record when the driver keeps one
 
 
 def seed_rng(seed: int) -> int:
