@@ -247,3 +247,47 @@ def test_svg_writes_every_chart_as_a_file(tmp_path, capsys):
         ET.fromstring(p.read_text(encoding="utf-8"))
     assert cli.main(["balance", str(d2), "--games", "2", "--svg", str(tmp_path / "g2" / "game.regola")]) == 1
     assert "game.regola" in capsys.readouterr().err
+
+
+# Each player takes a card from the supply; whoever holds the crown wins (score 1).
+CROWN = """
+game crown:
+    players 2..2
+record Card:
+    value: int
+components Card:
+    | name  | value | count |
+    | crown | 1     | 1     |
+    | rag   | 0     | 3     |
+global:
+    supply: pile of Card
+per player:
+    hand: pile of Card
+    shelf: sequence of Card
+setup:
+    fill supply with copies(Card)
+flow:
+    for p in players:
+        act p: take
+action take(k in supply):
+    move k from supply -> me.hand
+score: sum(c.value for c in me.hand)
+"""
+
+
+def test_components_held_at_the_end_by_winners_and_losers(tmp_path, capsys):
+    d = write(tmp_path, CROWN)
+    rep = _json(capsys, ["balance", str(d), "--games", "80"])["configurations"][0]
+    rows = {(r["zone"], r["kind"]): r for r in rep["held"]["rows"]}
+    assert set(rows) == {("hand", "crown"), ("hand", "rag")}           # the empty shelf has no rows
+    crown = rows[("hand", "crown")]
+    # a loser never holds the crown; a winner does unless nobody took it (a draw: both win)
+    assert crown["holding_losers"] == 0.0 and crown["mean_losers"] == 0.0
+    # winner player-games: 80 plus one per draw; the crown was taken in the 80 - draws others
+    wins = rep["held"]["winner_player_games"]
+    assert round(crown["mean_winners"] * wins) == 80 - (wins - 80) and wins > 80
+    assert crown["holding_winners"] == crown["mean_winners"]
+    assert crown["difference"] > 0.3 and crown["p_holm"] < 0.001
+    assert rows[("hand", "rag")]["mean_losers"] == 1.0
+    assert cli.main(["balance", str(d), "--games", "10"]) == 0
+    assert "hand: crown" in capsys.readouterr().out

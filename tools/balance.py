@@ -115,6 +115,11 @@ def tables(report: dict) -> dict:
                                      for r in rep["actions"]["values"]])
         out[f"config{i}_triggers"] = (["trigger"] + cols, [[r["trigger"]] + assoc(r)
                                                            for r in rep["actions"]["triggers"]])
+        out[f"config{i}_held"] = (["zone", "kind", "mean_winners", "mean_losers", "holding_winners",
+                                    "holding_losers", "difference", "ci_low", "ci_high", "p", "p_holm"],
+                                   [[r["zone"], r["kind"], r["mean_winners"], r["mean_losers"], r["holding_winners"],
+                                     r["holding_losers"], r["difference"], *r["difference_95"], r["p"], r["p_holm"]]
+                                    for r in rep["held"]["rows"]])
         out[f"config{i}_fired"] = (["trigger", "per_game", "games_fired"],
                                    [[r["trigger"], r["per_game"], r["games_fired"]] for r in rep["fired"]])
     if report.get("comparison"):

@@ -31,6 +31,7 @@ class GameRecord:
     values: list = field(default_factory=list)      # per seat: Counter of (action, parameter, value)
     triggers: list = field(default_factory=list)    # per seat: Counter of trigger names it fired for
     fired: Counter = field(default_factory=Counter)  # trigger name -> times fired (for anyone or nobody)
+    held: list = field(default_factory=list)        # per seat: Counter of (zone, kind) held at the end
 
 
 def action_name(move: str) -> str:
@@ -62,6 +63,36 @@ def trigger_names(game) -> list:
     return [tr.label if labels[tr.label] == 1 else f"{tr.label} (line {tr.span.line})" for tr in game.triggers]
 
 
+class Holdings:
+    """What each player holds at the end of a game: the components in the zones of their own
+    (per-player zone variables, keyed ones summed over their keys), as (zone, kind) -> count.
+    Bookkeeping (`internal`) zones are left out."""
+
+    def __init__(self, game):
+        self.zones = []
+        for vs in game.vars:
+            zone = vs.zone if vs.kind == "zone" else None
+            if zone is None or not vs.per_player or vs.internal:
+                continue
+            self.zones.append((vs.slot, vs.name, zone, vs.keys, zone.elem.kinds))
+
+    def __call__(self, s, n: int) -> list:
+        out = [Counter() for _ in range(n)]
+        for slot, name, zone, keys, kinds in self.zones:
+            for p in range(n):
+                value = s.v[slot][p]
+                for part in (value if keys else [value]):
+                    if zone.counted:
+                        for k, c in enumerate(part):
+                            if c:
+                                out[p][(name, kinds[k])] += c
+                    else:
+                        for k in part:
+                            if k is not None:
+                                out[p][(name, kinds[k])] += 1
+        return out
+
+
 class _MoveNames:
     """(action, [(position, value text)]) of a (site, move), worked out once per distinct one."""
 
@@ -84,6 +115,7 @@ def play_games(rules, players, bots, seed, indices, modules=(), options=None, ma
     n = game.num_players
     names = _MoveNames(game)
     triggers = trigger_names(game)
+    holdings = Holdings(game)
     out = []
     for g in indices:
         gseed = seed + g
@@ -103,7 +135,7 @@ def play_games(rules, players, bots, seed, indices, modules=(), options=None, ma
             if seat is not None:
                 by_seat[seat][triggers[trigger]] += times
         out.append(GameRecord(g, list(res.scores), list(res.winners), res.moves, rec.chance, actions, values,
-                              by_seat, fired))
+                              by_seat, fired, holdings(res.state, n)))
         if progress is not None:
             progress.update(len(out))
     return out

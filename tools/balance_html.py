@@ -72,23 +72,32 @@ def _label(b: dict) -> str:
     return str(b["lo"]) if b["lo"] == b["hi"] else f"{b['lo']}-{b['hi']}"
 
 
-def actions_chart(rows: list, title: str, unit: str = "moves") -> str:
+def actions_chart(rows: list, title: str, unit: str = "moves", legend=None) -> str:
+    """Paired bars, winners against losers, a row each (the first 15). By default the values
+    are `share_winners`/`share_losers` (shares of the winners' and losers' `unit`); `legend`
+    (two labels) with rows whose `winners`/`losers` hold other numbers draws those instead."""
     rows = rows[:15]
     line = 20
     height = PAD + line * len(rows) + 30
     label_w = 170
     inner_w = W - label_w - 20
-    top = max((max(r["share_winners"], r["share_losers"]) for r in rows), default=0) or 1
+    if legend is None:
+        legend = (f"share of winners' {unit}", f"share of losers' {unit}")
+        rows = [r | {"winners": r["share_winners"], "losers": r["share_losers"]} for r in rows]
+        show = (lambda v: f"{v * 100:.1f}%")
+    else:
+        show = (lambda v: f"{v:.2f}")
+    top = max((max(r["winners"], r["losers"]) for r in rows), default=0) or 1
     body = [f'<rect x="{label_w}" y="22" width="10" height="8" fill="{WINNERS}"/>',
-            _t(label_w + 14, 30, f"share of winners' {unit}", "start", 10),
+            _t(label_w + 14, 30, legend[0], "start", 10),
             f'<rect x="{label_w + 170}" y="22" width="10" height="8" fill="{LOSERS}"/>',
-            _t(label_w + 184, 30, f"share of losers' {unit}", "start", 10)]
+            _t(label_w + 184, 30, legend[1], "start", 10)]
     for i, r in enumerate(rows):
         y0 = PAD + i * line
         body.append(_t(label_w - 6, y0 + 12, r["label"][:28], "end", 10))
-        for j, (v, colour) in enumerate(((r["share_winners"], WINNERS), (r["share_losers"], LOSERS))):
+        for j, (v, colour) in enumerate(((r["winners"], WINNERS), (r["losers"], LOSERS))):
             body.append(f'<rect x="{label_w}" y="{y0 + 2 + j * 8}" width="{inner_w * v / top:.1f}" height="7" '
-                        f'fill="{colour}"><title>{v * 100:.1f}%</title></rect>')
+                        f'fill="{colour}"><title>{show(v)}</title></rect>')
     return _frame(body, title, height)
 
 
@@ -116,6 +125,11 @@ def config_charts(rep: dict) -> dict:
     if acts["values"]:
         out["values"] = actions_chart([r | {"label": f"{r['action']} #{r['parameter']} = {r['value']}"}
                                        for r in acts["values"]], "parameter values, winners and losers")
+    if rep.get("held", {}).get("rows"):
+        out["held"] = actions_chart([{"label": f"{r['zone']}: {r['kind']}", "winners": r["mean_winners"],
+                                      "losers": r["mean_losers"]} for r in rep["held"]["rows"]],
+                                    "held at the end (rows of smallest p first)",
+                                    legend=("winners, mean held", "losers, mean held"))
     if acts.get("triggers"):
         out["triggers"] = actions_chart([r | {"label": r["trigger"]} for r in acts["triggers"]],
                                         "triggers fired for winners and losers", unit="triggers fired")
@@ -185,6 +199,13 @@ def _config_section(i: int, rep: dict) -> str:
                         [[r["action"], r["by_winners"], r["by_losers"], _pct(r["used_winners"]),
                           _pct(r["used_losers"]), f"{_pct(r['difference'])} ({_pct(r['difference_95'][0])} to "
                           f"{_pct(r['difference_95'][1])})"] for r in acts["actions"]]))
+    if rep.get("held", {}).get("rows"):
+        parts.append(_table(["zone: kind", "winners (mean)", "losers (mean)", "holding: winners", "holding: losers",
+                             "difference (95% CI)", "p (Holm)"],
+                            [[f"{r['zone']}: {r['kind']}", f"{r['mean_winners']:.2f}", f"{r['mean_losers']:.2f}",
+                              _pct(r["holding_winners"]), _pct(r["holding_losers"]),
+                              f"{r['difference']:.2f} ({r['difference_95'][0]:.2f} to {r['difference_95'][1]:.2f})",
+                              f"{r['p_holm']:.4g}"] for r in rep["held"]["rows"][:30]]))
     if rep.get("fired"):
         parts.append(_table(["trigger", "fired per game", "games where it fired"],
                             [[r["trigger"], f"{r['per_game']:.2f}", _pct(r["games_fired"])] for r in rep["fired"]]))

@@ -140,6 +140,31 @@ def actions(records: list, n: int) -> dict:
             "actions": action_rows, "values": value_rows, "triggers": trigger_rows}
 
 
+def held(records: list, n: int) -> dict:
+    """Per (zone, kind) of the players' own zones at the end: how many winners and losers held
+    on average, the difference of the means with a 95% interval and Welch's t-test (Holm-
+    corrected over the rows), and the share of winners and of losers holding at least one."""
+    wins, losses = [], []
+    for r in records:
+        for s in range(n):
+            (wins if s in r.winners else losses).append(r.held[s] if r.held else {})
+    keys = sorted({key for c in wins + losses for key in c})
+    rows = []
+    for key in keys:
+        xw, xl = [c.get(key, 0) for c in wins], [c.get(key, 0) for c in losses]
+        mw, ml = sum(xw) / max(len(xw), 1), sum(xl) / max(len(xl), 1)
+        _, _, p = st.welch_t(xw, xl)
+        half = st.Z95 * math.sqrt(_var(xw) / max(len(xw), 1) + _var(xl) / max(len(xl), 1))
+        rows.append({"zone": key[0], "kind": key[1], "mean_winners": mw, "mean_losers": ml,
+                     "difference": mw - ml, "difference_95": [mw - ml - half, mw - ml + half], "p": p,
+                     "holding_winners": sum(1 for x in xw if x) / max(len(xw), 1),
+                     "holding_losers": sum(1 for x in xl if x) / max(len(xl), 1)})
+    for row, adj in zip(rows, st.holm([row["p"] for row in rows])):
+        row["p_holm"] = adj
+    rows.sort(key=lambda row: (row["p"], row["zone"], row["kind"]))
+    return {"winner_player_games": len(wins), "loser_player_games": len(losses), "rows": rows}
+
+
 def fired(records: list) -> list:
     """Per trigger (also those acting for nobody, like `on game end`): times fired per game,
     and the share of games where it fired at all."""
@@ -164,7 +189,8 @@ def analyse(records: list, n: int, config: dict) -> dict:
             "length_moves": _summary([r.moves for r in records]),
             "length_decisions": _summary([r.moves + r.chance for r in records]),
             "actions": actions(records, n),
-            "fired": fired(records)}
+            "fired": fired(records),
+            "held": held(records, n)}
 
 
 def compare(a: list, b: list, n: int) -> dict:
@@ -281,6 +307,17 @@ def _format_one(rep: dict) -> list:
         out.append("  triggers fired for a player (used = share of those players it fired for at least once):")
         for row in acts["triggers"][:20]:
             out.append("  " + _assoc_line(row["trigger"], row))
+    if rep["held"]["rows"]:
+        out.append("held at the end in each player's own zones (mean per player; holding = share holding at "
+                   "least one; the 20 rows of smallest p):")
+        out.append(f"  {'zone: kind':<28}{'winners':>9}{'losers':>9}{'holding W':>11}{'holding L':>11}"
+                   f"{'difference (95% CI)':>26}{'p (Holm)':>10}")
+        for row in rep["held"]["rows"][:20]:
+            lo, hi = row["difference_95"]
+            diff = f"{row['difference']:.2f} ({lo:.2f} to {hi:.2f})"
+            out.append(f"  {(row['zone'] + ': ' + row['kind'])[:27]:<28}{row['mean_winners']:>9.2f}"
+                       f"{row['mean_losers']:>9.2f}{_pct(row['holding_winners']):>11}"
+                       f"{_pct(row['holding_losers']):>11}{diff:>26}{_p(row['p_holm']):>10}")
     if rep["fired"]:
         out.append("triggers fired per game (in how many games at all): " + ", ".join(
             f"{row['trigger']} {row['per_game']:.2f} ({_pct(row['games_fired'])})" for row in rep["fired"][:12]))

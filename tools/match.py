@@ -26,6 +26,7 @@ class Result:
     moves: int            # decisions taken by players
     log: logs.Log | None = None
     record: object = None     # the engine's rules-level record (runtime/record.py), when asked
+    state: object = None      # the final state
 
 
 MAX_CHANCE_RUN = 100_000      # chance outcomes in a row, with no move between, before a game is called endless
@@ -81,7 +82,7 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
     winners = game.winners(s)
     if log is not None:
         log.end = {"type": "end", "scores": scores, "winners": [w + 1 for w in winners], "moves": moves}
-    return Result(scores, winners, moves, log, s.record)
+    return Result(scores, winners, moves, log, s.record, s)
 
 
 def agents_for(game, names: list[str], seed: int):
