@@ -123,6 +123,7 @@ def test_seat_one_always_wins(tmp_path, capsys):
     assert seats[0]["win_rate"] == 1.0 and seats[1]["win_rate"] == 0.0
     assert seats[0]["significant"] and rep["seat_advantage"]["conclusive"]
     assert rep["length_moves"]["mean"] == 2.0 and rep["margin"]["min"] >= 1
+    assert rep["length_turns"]["mean"] == 2.0
     go = rep["actions"]["actions"][0]
     assert go["action"] == "go" and go["by_winners"] == 40 and go["by_losers"] == 40
 
@@ -291,3 +292,14 @@ def test_components_held_at_the_end_by_winners_and_losers(tmp_path, capsys):
     assert rows[("hand", "rag")]["mean_losers"] == 1.0
     assert cli.main(["balance", str(d), "--games", "10"]) == 0
     assert "hand: crown" in capsys.readouterr().out
+
+
+def test_turns_are_runs_of_one_players_chosen_decisions():
+    from regola.runtime.record import Record
+    from regola.tools.balance_collect import turns_of
+    rec = Record()
+    for site, player, forced in [(0, 0, False), (1, 0, False), (2, 1, True), (1, 0, False),
+                                 (0, 1, False), (1, 1, False), (1, 0, True), (0, 0, False), (0, 1, False)]:
+        rec.taken.append((site, player, (), forced))
+    assert turns_of(rec) == 4          # 0 0 [1] 0 | 1 1 | [0] 0 | 1
+    assert turns_of(Record()) == 0

@@ -101,7 +101,7 @@ def tables(report: dict) -> dict:
         out[f"config{i}_scores"] = (["seat", "lo", "hi", "count"],
                                     [[s["seat"], b["lo"], b["hi"], b["count"]] for s in rep["scores"]
                                      for b in s["histogram"]])
-        for key in ("margin", "length_moves", "length_decisions"):
+        for key in ("margin", "length_turns", "length_moves", "length_decisions"):
             out[f"config{i}_{key}"] = (["lo", "hi", "count"],
                                        [[b["lo"], b["hi"], b["count"]] for b in rep[key]["histogram"]])
         cols = ["by_winners", "by_losers", "share_winners", "share_losers", "used_winners", "used_losers",

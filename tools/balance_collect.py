@@ -32,6 +32,18 @@ class GameRecord:
     triggers: list = field(default_factory=list)    # per seat: Counter of trigger names it fired for
     fired: Counter = field(default_factory=Counter)  # trigger name -> times fired (for anyone or nobody)
     held: list = field(default_factory=list)        # per seat: Counter of (zone, kind) held at the end
+    turns: int = 0                                  # runs of decisions chosen by one player in a row
+
+
+def turns_of(record) -> int:
+    """A game's turns: the runs of decisions players chose one after another by the same
+    player (a turn of several choices, or of rolls and choices, counts once)."""
+    turns, last = 0, None
+    for _, player, _, forced in record.taken:
+        if not forced and player != last:
+            turns += 1
+            last = player
+    return turns
 
 
 def action_name(move: str) -> str:
@@ -135,7 +147,7 @@ def play_games(rules, players, bots, seed, indices, modules=(), options=None, ma
             if seat is not None:
                 by_seat[seat][triggers[trigger]] += times
         out.append(GameRecord(g, list(res.scores), list(res.winners), res.moves, rec.chance, actions, values,
-                              by_seat, fired, holdings(res.state, n)))
+                              by_seat, fired, holdings(res.state, n), turns_of(rec)))
         if progress is not None:
             progress.update(len(out))
     return out

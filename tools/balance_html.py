@@ -121,6 +121,8 @@ def config_charts(rep: dict) -> dict:
     out["margin"] = histogram_chart(rep["margin"]["histogram"], "margin of victory (first minus second)", "points")
     out["length"] = histogram_chart(rep["length_moves"]["histogram"],
                                     f"game length (mean {rep['length_moves']['mean']:.1f} moves)", "moves")
+    out["turns"] = histogram_chart(rep["length_turns"]["histogram"],
+                                   f"game length (mean {rep['length_turns']['mean']:.1f} turns)", "turns")
     out["actions"] = actions_chart([r | {"label": r["action"]} for r in acts["actions"]], "actions, winners and losers")
     if acts["values"]:
         out["values"] = actions_chart([r | {"label": f"{r['action']} #{r['parameter']} = {r['value']}"}

@@ -186,6 +186,7 @@ def analyse(records: list, n: int, config: dict) -> dict:
             "seat_advantage": seats(records, n),
             "scores": [_summary([r.scores[s] for r in records]) | {"seat": s + 1} for s in range(n)],
             "margin": _summary([margins(r) for r in records]),
+            "length_turns": _summary([r.turns for r in records]),
             "length_moves": _summary([r.moves for r in records]),
             "length_decisions": _summary([r.moves + r.chance for r in records]),
             "actions": actions(records, n),
@@ -207,7 +208,8 @@ def compare(a: list, b: list, n: int) -> dict:
                      "second": wb / gb if gb else 0.0, "difference": d, "difference_95": [lo, hi],
                      "test": "two-proportion z", "p": p})
     series = [(f"mean score, seat {s + 1}", lambda r, s=s: r.scores[s]) for s in range(n)]
-    series += [("margin of victory", margins), ("length (moves)", lambda r: r.moves),
+    series += [("margin of victory", margins), ("length (turns)", lambda r: r.turns),
+               ("length (moves)", lambda r: r.moves),
                ("length (decisions and chance)", lambda r: r.moves + r.chance)]
     for what, f in series:
         xa, xb = [f(r) for r in a], [f(r) for r in b]
@@ -287,7 +289,9 @@ def _format_one(rep: dict) -> list:
                    f"{need['games_for_half_width']:,} games")
     out.append("mean score by seat (95% CI): " + ", ".join(
         f"{s['seat']}: {s['mean']:.2f} ({s['mean_95'][0]:.2f} to {s['mean_95'][1]:.2f})" for s in rep["scores"]))
-    for key, what in (("margin", "margin of victory (first minus second)"), ("length_moves", "length in moves"),
+    for key, what in (("margin", "margin of victory (first minus second)"),
+                      ("length_turns", "length in turns (one player's decisions in a row)"),
+                      ("length_moves", "length in moves"),
                       ("length_decisions", "length in decisions and chance outcomes")):
         s = rep[key]
         out.append(f"{what}: mean {s['mean']:.2f} ({s['mean_95'][0]:.2f} to {s['mean_95'][1]:.2f}), "
