@@ -37,8 +37,8 @@ class Record:
 
     # ------------------------------------------------------------ summaries
 
-    def moves_by_player(self, forced: bool = True) -> list:
-        """Per decision: how often each (player, site, move) was taken; `forced=False` leaves
+    def moves_by_player(self, forced: bool = True) -> Counter:
+        """How often each (player, site, move) was taken; `forced=False` leaves
         out those the rules took on their own."""
         return Counter((p, site, m) for site, p, m, f in self.taken if forced or not f)
 
