@@ -176,14 +176,19 @@ def test_unknown_option_is_a_clear_error(tmp_path, capsys):
     assert "no option 'bias'" in capsys.readouterr().err
 
 
-def test_vs_with_compares_a_module(tmp_path, capsys):
+def _with_module_even(tmp_path, name="game"):
+    """ALWAYS with seat 1's head start a constant, and a module `even` setting it to 0."""
     base = ALWAYS.replace("per player:", "const HEAD = 3\nper player:").replace("n + 3", "n + HEAD")
     even = """
         module even:
             title "No head start"
         override const HEAD = 0
     """
-    d = write(tmp_path, base, files={"even": even})
+    return write(tmp_path, base, name=name, files={"even": even})
+
+
+def test_vs_with_compares_a_module(tmp_path, capsys):
+    d = _with_module_even(tmp_path)
     rep = _json(capsys, ["balance", str(d), "--games", "60", "--vs-with", "even"])
     assert [c["config"]["modules"] for c in rep["configurations"]] == [[], ["even"]]
     first = {r["what"]: r for r in rep["comparison"]["rows"]}["win rate, seat 1"]
@@ -238,8 +243,7 @@ def test_svg_writes_every_chart_as_a_file(tmp_path, capsys):
     out = tmp_path / "svg"
     assert cli.main(["balance", str(d), "--games", "20", "--svg", str(out), "--vs-set", "nothing=1"]) == 1
     capsys.readouterr()
-    base = ALWAYS.replace("per player:", "const HEAD = 3\nper player:").replace("n + 3", "n + HEAD")
-    d2 = write(tmp_path, base, name="g2", files={"even": "module even:\n    title \"x\"\noverride const HEAD = 0\n"})
+    d2 = _with_module_even(tmp_path, "g2")
     assert cli.main(["balance", str(d2), "--games", "20", "--svg", str(out), "--vs-with", "even"]) == 0
     names = sorted(p.name for p in out.iterdir())
     assert "compared-win-rate-by-seat.svg" in names and "config2-win-rate-by-seat.svg" in names

@@ -24,16 +24,21 @@ def _frame(body: list, title: str, height: int = H) -> str:
             + _t(W / 2, 14, title, size=12) + "".join(body) + "</svg>")
 
 
-def win_rate_chart(sa: dict) -> str:
-    rows = sa["seats"]
+def _rate_axes(n: int):
+    """(y of a rate, width of a seat's column, the axis drawn) of a chart of n seats' rates."""
     inner_w, inner_h = W - 2 * PAD, H - 2 * PAD
-    step = inner_w / max(len(rows), 1)
 
     def y(v):
         return PAD + inner_h * (1 - v)
     body = [f'<line x1="{PAD}" y1="{y(0)}" x2="{W - PAD}" y2="{y(0)}" stroke="#444"/>']
     for v in (0, 0.25, 0.5, 0.75, 1.0):
         body.append(_t(PAD - 4, y(v) + 4, f"{v * 100:.0f}%", "end", 10))
+    return y, inner_w / max(n, 1), body
+
+
+def win_rate_chart(sa: dict) -> str:
+    rows = sa["seats"]
+    y, step, body = _rate_axes(len(rows))
     for i, r in enumerate(rows):
         x = PAD + i * step + step * 0.2
         bw = step * 0.6
@@ -141,15 +146,7 @@ def config_charts(rep: dict) -> dict:
 def seats_compared_chart(reps: list) -> str:
     """Win rate by seat of two configurations side by side, with 95% whiskers."""
     colours = [BAR, WINNERS]
-    n = len(reps[0]["seat_advantage"]["seats"])
-    inner_w, inner_h = W - 2 * PAD, H - 2 * PAD
-    step = inner_w / max(n, 1)
-
-    def y(v):
-        return PAD + inner_h * (1 - v)
-    body = [f'<line x1="{PAD}" y1="{y(0)}" x2="{W - PAD}" y2="{y(0)}" stroke="#444"/>']
-    for v in (0, 0.25, 0.5, 0.75, 1.0):
-        body.append(_t(PAD - 4, y(v) + 4, f"{v * 100:.0f}%", "end", 10))
+    y, step, body = _rate_axes(len(reps[0]["seat_advantage"]["seats"]))
     for k, rep in enumerate(reps):
         body.append(f'<rect x="{PAD + 10 + k * 230}" y="22" width="10" height="8" fill="{colours[k]}"/>')
         body.append(_t(PAD + 24 + k * 230, 30, f"{k + 1}: {describe_config(rep['config'])}"[:36], "start", 10))
