@@ -19,7 +19,8 @@ def _rewrite(src: str) -> str:
 
 
 def _fn(src, name="f"):
-    ns = dict(KNOWN)
+    from regola.runtime.helpers import _cell
+    ns = dict(KNOWN, _cell=_cell)
     exec(src, ns)
     return ns[name]
 
@@ -163,3 +164,16 @@ def test_functions_too_deep_or_too_large_for_the_passes_are_left_as_they_are():
     assert parse_function([(0, "def f(x):", None), (1, "return " + big, None)]) is None
     src = "def f(x):\n    for g in K_RES:\n        x += " + " + ".join(["g"] * (MAX_REWRITE_NODES // 2)) + "\n    return x\n"
     assert "for g in K_RES" in _rewrite(src)
+
+
+def test_a_cell_of_known_row_and_column_is_its_number_and_one_outside_the_grid_still_raises():
+    src = """
+def f(v):
+    n = 0
+    for k in range(0, 4):
+        if v[_cell(k, 2 - k, 3, 3)] == 1: n += 1
+    return n
+"""
+    new = _same(src, [([1] * 9,), ([0, 0, 1, 0, 1, 0, 1, 0, 0],), ([0] * 9,)])   # k = 3 is outside: raises
+    assert "_cell(0, 2, 3, 3)" not in new and "v[2]" in new and "v[4]" in new
+    assert "_cell(3, -1, 3, 3)" in new

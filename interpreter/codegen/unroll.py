@@ -333,6 +333,19 @@ class _Folder(pyast.NodeTransformer):
             return pyast.copy_location(pyast.BoolOp(op=node.op, values=values), node)
         return node
 
+    def visit_Call(self, node):
+        """A grid cell of known row and column inside the grid (`_cell(0, 2, 3, 3)`, after a
+        loop value stood in) is its number; outside, the call stays and names the cell."""
+        self.generic_visit(node)
+        if isinstance(node.func, pyast.Name) and node.func.id == "_cell" and len(node.args) == 4 \
+                and not node.keywords:
+            vals = [self._value(a) for a in node.args]
+            if all(ok and type(v) is int for ok, v in vals):
+                r, c, rows, cols = (v for _, v in vals)
+                if 0 <= r < rows and 0 <= c < cols:
+                    return self._const(r * cols + c, node)
+        return node
+
     def visit_IfExp(self, node):
         self.generic_visit(node)
         ok, v = self._value(node.test)
