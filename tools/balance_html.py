@@ -148,8 +148,12 @@ def seats_compared_chart(reps: list) -> str:
     colours = [BAR, WINNERS]
     y, step, body = _rate_axes(len(reps[0]["seat_advantage"]["seats"]))
     for k, rep in enumerate(reps):
-        body.append(f'<rect x="{PAD + 10 + k * 230}" y="22" width="10" height="8" fill="{colours[k]}"/>')
-        body.append(_t(PAD + 24 + k * 230, 30, f"{k + 1}: {describe_config(rep['config'])}"[:36], "start", 10))
+        label = f"{k + 1}: {describe_config(rep['config'])}"
+        if len(label) > 84:
+            label = label[:83] + "\u2026"
+        ly = H + 2 + k * 13                      # the legend below the seats, a line each
+        body.append(f'<rect x="{PAD}" y="{ly - 8}" width="10" height="8" fill="{colours[k]}"/>')
+        body.append(_t(PAD + 14, ly, label, "start", 10))
         for i, r in enumerate(rep["seat_advantage"]["seats"]):
             bw = step * 0.3
             x = PAD + i * step + step * 0.2 + k * bw
@@ -163,7 +167,7 @@ def seats_compared_chart(reps: list) -> str:
                 body.append(_t(PAD + i * step + step / 2, H - PAD + 14, f"seat {r['seat']}"))
     fy = y(reps[0]["seat_advantage"]["fair_share"])
     body.append(f'<line x1="{PAD}" y1="{fy:.1f}" x2="{W - PAD}" y2="{fy:.1f}" stroke="#c00" stroke-dasharray="4 3"/>')
-    return _frame(body, "win rate by seat, two configurations, with 95% intervals")
+    return _frame(body, "win rate by seat, two configurations, with 95% intervals", H + 12 + 13 * len(reps))
 
 
 def all_charts(report: dict) -> dict:
