@@ -307,3 +307,30 @@ def test_turns_are_runs_of_one_players_chosen_decisions():
         rec.taken.append((site, player, (), forced))
     assert turns_of(rec) == 4          # 0 0 [1] 0 | 1 1 | [0] 0 | 1
     assert turns_of(Record()) == 0
+
+
+# Both players always score the same: a cooperative game.
+TEAM = """
+game team:
+    players 2..2
+global:
+    points: int = 0
+flow:
+    for p in players:
+        act p: add
+action add(n in [1, 2]):
+    points += n
+score: points
+"""
+
+
+def test_a_cooperative_game_says_the_seats_cannot_differ(tmp_path, capsys):
+    d = write(tmp_path, TEAM)
+    rep = _json(capsys, ["balance", str(d), "--games", "30"])["configurations"][0]
+    sa = rep["seat_advantage"]
+    assert sa["cooperative"] and [r["win_rate"] for r in sa["seats"]] == [0.5, 0.5]
+    assert cli.main(["balance", str(d), "--games", "30"]) == 0
+    out = capsys.readouterr().out
+    assert "cooperative: every player scored the same" in out and "inconclusive" not in out
+    assert not _json(capsys, ["balance", str(write(tmp_path, ALWAYS, name="a")), "--games", "5"]
+                     )["configurations"][0]["seat_advantage"]["cooperative"]

@@ -192,7 +192,9 @@ def _config_section(i: int, rep: dict) -> str:
                       f"{r['p']:.4g}", f"{r['p_holm']:.4g}"] for r in sa["seats"]])]
     chi = sa["chi_square"]
     parts.append(f"<p>Chi-square over seats: {chi['statistic']:.2f} on {chi['df']} df, p = {chi['p']:.4g}. "
-                 + ("The seats are not equally likely to win." if sa["conclusive"] else
+                 + ("Cooperative: every player scored the same in every game, so the seats share every result."
+                    if sa.get("cooperative") else
+                    "The seats are not equally likely to win." if sa["conclusive"] else
                     f"Inconclusive: about {sa['games_needed']['games_to_detect']:,} games find a deviation of 5 "
                     f"points with 80% power.") + "</p>")
     parts.extend(charts.values())

@@ -54,10 +54,13 @@ def seats(records: list, n: int) -> dict:
         row["significant"] = adj < ALPHA
     stat, df, p = st.chi_square_gof(wins, [games * fair] * n)
     conclusive = p < ALPHA or any(row["significant"] for row in rows)
+    # every player scored the same in every game (a cooperative game): the seats share every
+    # result by construction, and no number of games could tell them apart
+    cooperative = n > 1 and games > 0 and all(len(set(r.scores)) == 1 for r in records)
     worst = max((row["win_rate"] for row in rows), key=lambda x: abs(x - fair), default=fair)
     return {"fair_share": fair, "seats": rows,
             "chi_square": {"statistic": stat, "df": df, "p": p},
-            "conclusive": conclusive,
+            "conclusive": conclusive, "cooperative": cooperative,
             "games_needed": {"detect_deviation": DETECT, "power": POWER, "alpha": ALPHA,
                              "games_to_detect": st.games_to_detect(fair, DETECT, ALPHA, POWER),
                              "half_width": HALF_WIDTH,
@@ -278,7 +281,10 @@ def _format_one(rep: dict) -> list:
                    f"{_p(row['p']):>10}{_p(row['p_holm']):>10}{mark}")
     chi = sa["chi_square"]
     out.append(f"  chi-square over seats: {chi['statistic']:.2f} on {chi['df']} df, p = {_p(chi['p'])}")
-    if sa["conclusive"]:
+    if sa.get("cooperative"):
+        out.append("  cooperative: every player scored the same in every game, so the seats share every "
+                   "result and cannot differ; read the scores and lengths instead")
+    elif sa["conclusive"]:
         out.append("  the seats are not equally likely to win (5% level)")
     else:
         need = sa["games_needed"]
