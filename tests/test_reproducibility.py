@@ -152,3 +152,25 @@ def test_observation_hides_other_hands_and_unknown_tokens():
     # a spectator sees no hand at all
     spec = game.observe(s, None)
     assert all(set(p["hand"]) == {"count"} for p in spec["player_state"].values())
+
+
+@pytest.mark.parametrize("rules,players", [("cant-stop", 3), ("love-letter", 4), ("lungarno", 4)])
+def test_a_played_log_is_the_one_sampling_then_applying_each_outcome_gives(rules, players):
+    """match.play draws and applies a chance outcome in one step (step_chance); its log is
+    the log of sample_chance followed by apply_chance, outcome for outcome."""
+    game = load_game(rules, players=players)
+    for seed in range(3):
+        agents = agents_for(game, ["random"], seed)
+        s, want = game.new_initial_state(seed), []
+        while s.pending is not None:
+            if s.pending[1] == -1:
+                o = game.sample_chance(s)
+                want.append(("chance", game.outcome_str(s, o)))
+                game.apply_chance(s, o)
+            else:
+                m = agents[s.pending[1]].choose(game, s, game.legal_moves(s))
+                want.append(("move", game.move_str(s, m)))
+                game.apply(s, m)
+        res = play(game, agents_for(game, ["random"], seed), seed, record=True)
+        got = [(e["type"], e["outcome"] if e["type"] == "chance" else e["move"]) for e in res.log.entries]
+        assert got == want and res.scores == game.scores(s)

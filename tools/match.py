@@ -44,7 +44,7 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
     s = game.new_initial_state(seed, record=rules_record)
     log = logs.Log(logs.header(game, rules or game.name, seed, [a.name for a in agents])) if record else None
     moves = chance_run = 0
-    legal_moves, apply, sample, apply_chance = game.legal_moves, game.apply, game.sample_chance, game.apply_chance
+    legal_moves, apply, step_chance = game.legal_moves, game.apply, game.step_chance
     while s.pending is not None:
         who = s.pending[1]
         if who == -1:
@@ -52,10 +52,11 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
             if chance_run > MAX_CHANCE_RUN:
                 raise GameDidNotEnd(f"seed {seed}: {MAX_CHANCE_RUN:,} chance outcomes in a row and no move",
                                     "the rules may never end (an endless loop of rolls or draws?)")
-            o = sample(s)
+            # the seeded outcome sample_chance + apply_chance would give, drawn and applied once
+            site = s.pending[0]
+            o = step_chance(s)
             if log is not None:
-                log.entries.append({"type": "chance", "outcome": game.outcome_str(s, o)})
-            apply_chance(s, o)
+                log.entries.append({"type": "chance", "outcome": game.outcome_text(site, o)})
             continue
         chance_run = 0
         ms = legal_moves(s)

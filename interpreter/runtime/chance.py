@@ -150,7 +150,12 @@ class Chance:
         return o
 
     def outcome_str(self, s, outcome) -> str:
-        site = self.sites[s.pending[0]]
+        return self.outcome_text(s.pending[0], outcome)
+
+    def outcome_text(self, site_index: int, outcome) -> str:
+        """An outcome's text at a chance site (the site of the pending event, or of one just
+        resolved: `step_chance` returns the outcome once the state has moved on)."""
+        site = self.sites[site_index]
         if site.kind == "roll":
             return format_value(site.value_type, outcome)
         rec = T.strip(self.prog.types.get(id(site.node.zone))).elem
