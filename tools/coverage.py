@@ -65,7 +65,7 @@ def measure(game, source, games: int, seed: int = 0, bots=("random",), progress=
             s = game.new_initial_state(gseed, record=True)
             moves = 0
             while s.pending is not None:
-                site, who = s.pending
+                who = s.pending[1]
                 if who == -1:
                     game.apply_chance(s, game.sample_chance(s))
                     continue
