@@ -1,4 +1,5 @@
-"""Game options: constants the one who loads a game may set.
+"""Game options: constants the one who loads a game may set (and, for a designer's study,
+any other constant of the rules by its name: `apply_options`).
 
     option first_player: Player = player(1), "who plays first (R9)"
     option rounds: int in 1..5 = 3
@@ -69,23 +70,41 @@ def parse_assignments(items: list[str]) -> dict:
 
 
 def apply_options(decls: list, options: tuple, sources: SourceMap, game_title: str) -> list:
-    """The declarations with each given option's value in place of its default."""
+    """The declarations with each given option's value in place of its default. A name that
+    is no option but a constant of the rules (`const NAME = ...`, after the modules' overrides)
+    sets that constant: what a designer varies in a study (`regola balance --set`); the
+    checker then checks the whole game with the new value, as with a module's override."""
     declared = {d.name: i for i, d in enumerate(decls) if isinstance(d, ast.OptionDecl)}
+    consts = {d.name: i for i, d in enumerate(decls) if type(d) is ast.ConstDecl}
     for name, text in options:
         idx = declared.get(name)
-        if idx is None:
-            names = sorted(declared)
-            have = f" (its options: {', '.join(names)})" if names else " (it has no options)"
-            raise OptionError(f"{game_title} has no option '{name}'{did_you_mean(name, names)}{have}")
-        d = decls[idx]
-        decls[idx] = d.model_copy(update={"value": _given_expr(d, text, sources), "given": text})
+        if idx is not None:
+            d = decls[idx]
+            decls[idx] = d.model_copy(update={"value": _given_expr(d, text, sources), "given": text})
+            continue
+        idx = consts.get(name)
+        if idx is not None:
+            d = decls[idx]
+            value = _given_expr(d, text, sources)
+            was, now = _literal_kind(d.value), _literal_kind(value)
+            if was and now and was != now:
+                from .render import render_expr
+                raise OptionError(f"constant {name} is {was} in the rules ({name} = {render_expr(d.value)}), "
+                                  f"not {now}: {text!r}")
+            decls[idx] = d.model_copy(update={"value": value})
+            continue
+        names = sorted(declared)
+        have = f" (its options: {', '.join(names)})" if names else " (it has no options)"
+        raise OptionError(f"{game_title} has no option or constant '{name}'"
+                          f"{did_you_mean(name, names + sorted(consts))}{have}")
     return decls
 
 
-def _given_expr(d: ast.OptionDecl, text: str, sources: SourceMap) -> ast.Expr:
+def _given_expr(d: ast.ConstDecl, text: str, sources: SourceMap) -> ast.Expr:
     """Parse the value given as an expression, in a source of its own (for diagnostics)."""
     from .parser import parse
-    if isinstance(d.type, ast.TypeName) and d.type.name == "Player" and text.lstrip("-").isdigit():
+    t = getattr(d, "type", None)             # (a plain constant has no declared type)
+    if isinstance(t, ast.TypeName) and t.name == "Player" and text.lstrip("-").isdigit():
         text = f"player({text})"          # a seat number
     fname = f"<option {d.name}>"
     shown = f"{d.name}={text}"
@@ -103,6 +122,18 @@ def _given_expr(d: ast.OptionDecl, text: str, sources: SourceMap) -> ast.Expr:
         node.span = node.span.model_copy(update={"col": node.span.col - shift,
                                                  "end_col": node.span.end_col - shift})
     return decl.value
+
+
+_LITERALS = {ast.IntLit: "a number", ast.BoolLit: "true or false", ast.StrLit: "a text",
+             ast.ListLit: "a list", ast.MapLit: "a map"}
+
+
+def _literal_kind(e) -> str:
+    """What a literal is (a number, a list, ...), '' for anything else (a name, a call); a
+    negative number counts as a number."""
+    if isinstance(e, ast.Neg):
+        e = e.operand
+    return _LITERALS.get(type(e), "")
 
 
 def _shift(diag, by: int):

@@ -173,7 +173,7 @@ def test_html_csv_and_hostile_title(tmp_path, capsys):
 def test_unknown_option_is_a_clear_error(tmp_path, capsys):
     d = write(tmp_path, ALWAYS)
     assert cli.main(["balance", str(d), "--games", "5", "--vs-set", "bias=2"]) == 1
-    assert "no option 'bias'" in capsys.readouterr().err
+    assert "no option or constant 'bias'" in capsys.readouterr().err
 
 
 def _with_module_even(tmp_path, name="game"):

@@ -116,7 +116,7 @@ def test_a_bad_value_is_a_positioned_error_in_a_source_of_its_own(tmp_path, give
 
 
 @pytest.mark.parametrize("given, words", [
-    ({"goals": 3}, "has no option 'goals'; did you mean 'goal'?"),
+    ({"goals": 3}, "has no option or constant 'goals'; did you mean 'goal'?"),
     ({"speed": 3}, "its options: bonus_colour, first, goal, head_start"),
     ({"goal": ""}, "no value given"),
     ({"goal": "1\n2"}, "one short line"),
@@ -130,7 +130,7 @@ def test_an_unknown_option_or_a_value_that_is_not_one_is_refused_by_name(tmp_pat
 
 
 def test_a_game_without_options_says_so(tmp_path):
-    with pytest.raises(OptionError, match=r"has no option 'x' \(it has no options\)"):
+    with pytest.raises(OptionError, match=r"has no option or constant 'x' \(it has no options\)"):
         load_game("tic-tac-toe", options={"x": 1})
 
 
@@ -174,7 +174,7 @@ def test_a_module_may_declare_an_option_and_another_override_its_default(tmp_pat
     assert option_values(g.prog)["goal"] == "2"
     g = load_game(d, players=2, modules=["handicap"], options={"handicap": 3})
     assert g.observe(g.new_initial_state(0), None)["state"]["x"] == -3
-    with pytest.raises(OptionError, match="no option 'handicap'"):
+    with pytest.raises(OptionError, match="no option or constant 'handicap'"):
         load_game(d, players=2, options={"handicap": 3})     # the module is not chosen
 
 
@@ -227,3 +227,36 @@ def test_a_saved_game_resumes_with_its_options(tmp_path):
     assert session.save(str(save))
     again = resume(str(save), out=io.StringIO(), inp=io.StringIO(""))
     assert again.game is g and again.game.options == {"first": "3", "goal": "9"}
+
+
+# a constant of the rules, not an option: a designer's study may still set it by name
+LIMITED = RACE.replace("global:", "const STEP_MAX = 2\nconst LABEL = [1, 2]\nglobal:").replace(
+    "n in [1, 2]", "n in range(1, STEP_MAX + 1)")
+
+
+def test_a_constant_of_the_rules_is_set_by_name_like_an_option(tmp_path):
+    d = str(write(tmp_path, LIMITED))
+    game = load_game(d, players=2, options={"STEP_MAX": 4})
+    s = game.new_initial_state()
+    assert [game.move_str(s, m) for m in game.legal_moves(s)] == ["step(1)", "step(2)", "step(3)", "step(4)"]
+    assert game.options == {"STEP_MAX": "4"}                  # kept for logs and saves
+    plain = load_game(d, players=2)
+    assert len(plain.legal_moves(plain.new_initial_state())) == 2
+    assert option_values(game.prog) == option_values(plain.prog)   # it is not an option
+
+
+def test_a_constant_set_badly_is_an_error_of_the_rules_or_a_suggestion(tmp_path):
+    d = str(write(tmp_path, LIMITED))
+    with pytest.raises(OptionError, match=r"constant STEP_MAX is a number in the rules \(STEP_MAX = 2\), "
+                                          r"not true or false: 'true'"):
+        load_game(d, players=2, options={"STEP_MAX": "true"})
+    with pytest.raises(OptionError, match="constant LABEL is a list in the rules"):
+        load_game(d, players=2, options={"LABEL": "-3"})
+    with pytest.raises(OptionError, match="did you mean 'STEP_MAX'"):
+        load_game(d, players=2, options={"STEP_MX": 3})
+
+
+def test_info_lists_the_constants_a_study_may_set(tmp_path, capsys):
+    assert cli.main(["info", str(write(tmp_path, LIMITED))]) == 0
+    out = capsys.readouterr().out
+    assert "constants (a study may set one like an option, --option NAME=VALUE): STEP_MAX = 2, LABEL = [1, 2]" in out

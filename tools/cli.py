@@ -334,7 +334,22 @@ def cmd_info(args) -> int:
         print(safe(f"  module {name}: {m.title} ({how})"))
     for where, d in _option_decls(src):
         print(safe(f"  option {describe_option(d)}" + (f" (module {where})" if where else "")))
+    consts = _const_texts(src)
+    if consts:
+        print(safe(f"  constants (a study may set one like an option, --option NAME=VALUE): {', '.join(consts)}"))
     return 0
+
+
+def _const_texts(src) -> list:
+    """`NAME = value` (the value when short) for every constant of the game's base file."""
+    from regola import ast
+    from regola.render import render_expr
+    out = []
+    for d in src.base.decls:
+        if type(d) is ast.ConstDecl:
+            value = render_expr(d.value)
+            out.append(f"{d.name} = {value}" if len(value) <= 24 else d.name)
+    return out
 
 
 def _option_decls(src):
