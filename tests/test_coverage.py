@@ -257,3 +257,35 @@ def test_a_missing_rulebook_is_a_clear_error(tmp_path, capsys):
     assert "--rulebook" in err and "no such file" in err
     code, out, err = run(capsys, "tic-tac-toe", "--rulebook", str(tmp_path), "--games", "1")
     assert code == 1 and "a directory" in err
+
+
+def test_triggers_fired_come_from_the_engine_record_even_with_an_empty_body(tmp_path):
+    """A handler whose body is `pass` has no generated line of its own; the engine's record
+    still says it fired; one that never fired is reported as never fired, empty body or not
+    (not as untraced: the record misses no firing)."""
+    text = MINI.replace("    turns += 1\n\naction jump", "    turns += 1\n    emit stepped(n)\n\naction jump") + """
+on stepped(k: int):
+    pass
+
+on never_sent(k: int):
+    pass
+
+when p.points reaches 100000:
+    turns += 0
+
+on game end:
+    pass
+"""
+    text = text.replace('    require turns < 0, "never"\n', '    require turns < 0, "never"\n    emit never_sent(1)\n')
+    path = tmp_path / "mini.regola"
+    path.write_text(text)
+    game = load_game(str(path), players=2)
+    cov = coverage.measure(game, read_game(path), games=3, seed=0)
+    status = {(c.label, c.line): c.status() for c in cov.items if c.kind == "trigger"}
+    lines = text.splitlines()
+    at = {label: next(n for n, line in enumerate(lines, 1) if line.startswith(label)) for label in
+          ("on stepped", "on never_sent", "when p.points", "on game end")}
+    assert status == {("on stepped", at["on stepped"]): "covered",
+                      ("on never_sent", at["on never_sent"]): "never",
+                      ("when", at["when p.points"]): "never",
+                      ("on game end", at["on game end"]): "covered"}

@@ -67,7 +67,7 @@ class Construct:
             return "covered" if self.true and self.false else "never_false" if self.true else "never_true"
         if self.ran:
             return "covered"
-        if self.kind != "action" and not self.lines:
+        if self.kind not in ("action", "trigger") and not self.lines:   # (the record sees those two)
             return "untraced"
         return "uncertain" if self.inline else "never"
 
