@@ -189,9 +189,9 @@ def register(sub) -> None:
     b.add_argument("--vs-with", action="append", default=None, metavar="M,...",
                    help="compare with these modules instead (give an empty value for none)")
     b.add_argument("--set", "--option", dest="option", action="append", metavar="NAME=VALUE",
-                   help="set a game option (regola info RULES lists them)")
+                   help="set a game option, or any constant of the rules (regola info RULES lists both)")
     b.add_argument("--vs-set", action="append", default=[], metavar="NAME=VALUE",
-                   help="compare with this game option set otherwise")
+                   help="compare with this game option (or constant) set otherwise")
     b.add_argument("--bots", action="append", help="bots, one for all or one per player (default random)")
     b.add_argument("--games", type=positive_int, default=200, help="games per configuration (default 200)")
     b.add_argument("--seed", type=whole_number, default=0)

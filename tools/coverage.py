@@ -163,7 +163,7 @@ def register(sub) -> None:
     c.add_argument("--games", type=positive_int, default=100, help="games to play (default 100)")
     c.add_argument("--players", type=whole_number, default=None)
     c.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
-    c.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option")
+    c.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (or a constant)")
     c.add_argument("--seed", type=whole_number, default=0)
     c.add_argument("--bots", action="append", help="bots, one for all or one per player (default random)")
     c.add_argument("--max-moves", type=positive_int, default=100_000, metavar="N",
