@@ -6,8 +6,9 @@ when a module or a game option changes.
 
 Plays K games with bots (seed S + g for game g, as `regola simulate`), keeping the engine's
 record of each (runtime/record.py), and reports win rate by seat against the fair share,
-scores, margins, lengths, the actions chosen and triggers fired for winners and losers; with --vs-with / --vs-set a second configuration and the
-differences. Text on stdout, and --json, --csv DIR, --svg DIR, --html OUT. docs/balance.md.
+scores, margins, lengths, the actions chosen, triggers fired and components held by winners
+and losers; with --vs-with / --vs-set a second configuration and the differences. Text on
+stdout, and --json, --csv DIR, --svg DIR, --html OUT. docs/balance.md.
 """
 
 from __future__ import annotations

@@ -396,7 +396,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--seed", type=whole_number, default=0)
     s.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
     s.add_argument("--bots", action="append", help="bots, one for all or one per player (random, first, greedy)")
-    s.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option or a constant (regola info RULES lists them)")
+    s.add_argument("--option", action="append", metavar="NAME=VALUE",
+                   help="set a game option or a constant (regola info RULES lists them)")
     s.add_argument("--log", metavar="DIR", help="write one log per game into DIR")
     s.add_argument("--json", action="store_true", help="print the statistics as JSON")
     s.add_argument("--jobs", type=positive_int, default=1, help="worker processes (default 1)")
