@@ -132,7 +132,7 @@ def play_games(rules, players, bots, seed, indices, modules=(), options=None, ma
     for g in indices:
         gseed = seed + g
         res = play(game, agents_for(game, bots, gseed), gseed, rules=rules, max_moves=max_moves, rules_record=True)
-        rec = res.record
+        rec = res.state.record
         actions = [Counter() for _ in range(n)]
         values = [Counter() for _ in range(n)]
         for (seat, site, move), times in rec.moves_by_player(forced=False).items():

@@ -132,12 +132,12 @@ def config_charts(rep: dict) -> dict:
     if acts["values"]:
         out["values"] = actions_chart([r | {"label": f"{r['action']} #{r['parameter']} = {r['value']}"}
                                        for r in acts["values"]], "parameter values, winners and losers")
-    if rep.get("held", {}).get("rows"):
+    if rep["held"]["rows"]:
         out["held"] = actions_chart([{"label": f"{r['zone']}: {r['kind']}", "winners": r["mean_winners"],
                                       "losers": r["mean_losers"]} for r in rep["held"]["rows"]],
                                     "held at the end (rows of smallest p first)",
                                     legend=("winners, mean held", "losers, mean held"))
-    if acts.get("triggers"):
+    if acts["triggers"]:
         out["triggers"] = actions_chart([r | {"label": r["trigger"]} for r in acts["triggers"]],
                                         "triggers fired for winners and losers", unit="triggers fired")
     return out
@@ -193,7 +193,7 @@ def _config_section(i: int, rep: dict) -> str:
     chi = sa["chi_square"]
     parts.append(f"<p>Chi-square over seats: {chi['statistic']:.2f} on {chi['df']} df, p = {chi['p']:.4g}. "
                  + ("Cooperative: every player scored the same in every game, so the seats share every result."
-                    if sa.get("cooperative") else
+                    if sa["cooperative"] else
                     "The seats are not equally likely to win." if sa["conclusive"] else
                     f"Inconclusive: about {sa['games_needed']['games_to_detect']:,} games find a deviation of 5 "
                     f"points with 80% power.") + "</p>")
@@ -204,14 +204,14 @@ def _config_section(i: int, rep: dict) -> str:
                         [[r["action"], r["by_winners"], r["by_losers"], _pct(r["used_winners"]),
                           _pct(r["used_losers"]), f"{_pct(r['difference'])} ({_pct(r['difference_95'][0])} to "
                           f"{_pct(r['difference_95'][1])})"] for r in acts["actions"]]))
-    if rep.get("held", {}).get("rows"):
+    if rep["held"]["rows"]:
         parts.append(_table(["zone: kind", "winners (mean)", "losers (mean)", "holding: winners", "holding: losers",
                              "difference (95% CI)", "p (Holm)"],
                             [[f"{r['zone']}: {r['kind']}", f"{r['mean_winners']:.2f}", f"{r['mean_losers']:.2f}",
                               _pct(r["holding_winners"]), _pct(r["holding_losers"]),
                               f"{r['difference']:.2f} ({r['difference_95'][0]:.2f} to {r['difference_95'][1]:.2f})",
                               f"{r['p_holm']:.4g}"] for r in rep["held"]["rows"][:30]]))
-    if rep.get("fired"):
+    if rep["fired"]:
         parts.append(_table(["trigger", "fired per game", "games where it fired"],
                             [[r["trigger"], f"{r['per_game']:.2f}", _pct(r["games_fired"])] for r in rep["fired"]]))
     return "\n".join(parts)

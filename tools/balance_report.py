@@ -76,7 +76,7 @@ def _winner_split(records: list, n: int):
     """(won, seat counters) for every player in every game: whether that player won."""
     for r in records:
         for s in range(n):
-            yield s in r.winners, r.actions[s], r.values[s], r.triggers[s] if r.triggers else {}
+            yield s in r.winners, r.actions[s], r.values[s], r.triggers[s]
 
 
 def _association(rows: dict, used: dict, games_w: int, games_l: int, moves_w: int, moves_l: int) -> list:
@@ -150,7 +150,7 @@ def held(records: list, n: int) -> dict:
     wins, losses = [], []
     for r in records:
         for s in range(n):
-            (wins if s in r.winners else losses).append(r.held[s] if r.held else {})
+            (wins if s in r.winners else losses).append(r.held[s])
     keys = sorted({key for c in wins + losses for key in c})
     rows = []
     for key in keys:
@@ -172,12 +172,10 @@ def fired(records: list) -> list:
     """Per trigger (also those acting for nobody, like `on game end`): times fired per game,
     and the share of games where it fired at all."""
     games = len(records)
-    total: dict = {}
-    some: dict = {}
+    total, some = Counter(), Counter()
     for r in records:
-        for name, times in r.fired.items():
-            total[name] = total.get(name, 0) + times
-            some[name] = some.get(name, 0) + 1
+        total.update(r.fired)
+        some.update(r.fired.keys())
     rows = [{"trigger": name, "per_game": total[name] / games, "games_fired": some[name] / games}
             for name in total]
     rows.sort(key=lambda row: (-row["per_game"], row["trigger"]))
@@ -281,7 +279,7 @@ def _format_one(rep: dict) -> list:
                    f"{_p(row['p']):>10}{_p(row['p_holm']):>10}{mark}")
     chi = sa["chi_square"]
     out.append(f"  chi-square over seats: {chi['statistic']:.2f} on {chi['df']} df, p = {_p(chi['p'])}")
-    if sa.get("cooperative"):
+    if sa["cooperative"]:
         out.append("  cooperative: every player scored the same in every game, so the seats share every "
                    "result and cannot differ; read the scores and lengths instead")
     elif sa["conclusive"]:

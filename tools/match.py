@@ -25,8 +25,7 @@ class Result:
     winners: list[int]
     moves: int            # decisions taken by players
     log: logs.Log | None = None
-    record: object = None     # the engine's rules-level record (runtime/record.py), when asked
-    state: object = None      # the final state
+    state: object = None      # the final state (`state.record`: the engine's record, when asked)
 
 
 MAX_CHANCE_RUN = 100_000      # chance outcomes in a row, with no move between, before a game is called endless
@@ -83,7 +82,7 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
     winners = game.winners(s)
     if log is not None:
         log.end = {"type": "end", "scores": scores, "winners": [w + 1 for w in winners], "moves": moves}
-    return Result(scores, winners, moves, log, s.record, s)
+    return Result(scores, winners, moves, log, s)
 
 
 def agents_for(game, names: list[str], seed: int):

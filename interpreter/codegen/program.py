@@ -298,7 +298,7 @@ class TriggerInfo:
     """A trigger of the compiled rules, as a state's record names it when it fires
     (runtime/record.py): `on EVENT` (one per handler), `when X reaches V`, `on game end`."""
     key: str              # the generated unit: 'event:NAME:i', 'watch:i', 'on_end'
-    label: str            # in the rules' words: 'on tile_played', 'when florins reaches 10'
+    label: str            # in the rules' words: 'on scored', 'when p.points reaches 10'
     span: object          # where it is declared
 
 

@@ -31,9 +31,10 @@ MEMO_LIMIT = 400_000          # digests remembered per game before the memo star
 
 class HistoryStart(tuple):
     """The first link of a kept history. `state`: the state the history starts from (no
-    history of its own; None only in a `before` chain, which is never replayed); `before`: the chain of the steps
-    before it (a redraw or a load keeps them for `history_entries`); `prefix`: per player, the
-    digest of what they had seen before it (empty for a game's own start)."""
+    history of its own; None only in a `before` chain, which is never replayed); `before`:
+    the chain of the steps before it (a redraw or a load keeps them for `history_entries`);
+    `prefix`: per player, the digest of what they had seen before it (empty for a game's
+    own start)."""
 
     def __new__(cls, state=None, before=(), prefix=None):
         self = super().__new__(cls)
