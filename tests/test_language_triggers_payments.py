@@ -321,3 +321,29 @@ def test_ordinal_numbers_values_from_zero(tmp_path):
         score: 0
     """, players=3)
     assert game.observe(game.new_initial_state(), None)["state"]["out"] == [0, 1, 2, 2]
+
+
+def test_whether_a_cost_can_be_paid_agrees_with_the_ways_to_pay(tmp_path):
+    """The quick answers of `affordable` (a group needing more than its counters hold, each
+    unit by its first way, ...) against the list of every way, over all small holdings and
+    costs, with and without the conditional substitute."""
+    import itertools
+    game = load(tmp_path, PAY, name="gp")
+    s = game.new_initial_state()
+    slot = {v.name: v.slot for v in game.vars}
+    pay = game.ns["PAY_wild"]
+    V = s.v
+    checked = 0
+    for red, blue, coins, level in itertools.product(range(4), range(4), range(4), range(2)):
+        V[slot["res"]][0][:] = [red, blue]
+        V[slot["coins"]][0] = coins
+        V[slot["level"]][0] = level
+        for n in range(5):
+            for cost in itertools.product(range(2), repeat=n):
+                ways = pay(V, 0, list(cost), False)
+                assert pay(V, 0, list(cost), True) == bool(ways), (red, blue, coins, level, cost)
+                for spend in ways:          # [red, blue, coins] taken, never more than held
+                    assert list(map(int.__le__, spend, [red, blue, coins])) == [True] * 3
+                    assert sum(spend) == n
+                checked += 1
+    assert checked == 4 * 4 * 4 * 2 * 31

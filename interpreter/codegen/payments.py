@@ -37,9 +37,12 @@ class PaymentCompiler:
             lines.add(2, f"need = [0] * {len(pi.counters)}")
             lines.add(2, f"for l_u in cost: need[{self._counter_index(pi, first.var, key)}] += 1")
             lines.add(2, "if not any(map(_gt, need, values)): return True   # each unit by its first way")
+        # the groups: per kind of unit, how many and the counters that may pay for them. A
+        # group needing more than those counters hold together cannot be paid, whatever the
+        # others do: a check answers False at once (most failed checks end here)
         lines.add(1, "groups = []")
         lines.add(1, "for l_u, q in _tally(cost):")
-        lines.add(2, "src = []")
+        lines.add(2, "src = []; cap = 0")
         for r in pi.rules:
             env = {r.binder: "l_u"}
             key = eg.gen(r.rule.source.index, env) if r.keyed else None
@@ -48,7 +51,8 @@ class PaymentCompiler:
             test = " and ".join(conds) if conds else "True"
             lines.add(2, f"if {test}:", r.rule.span)
             lines.add(3, f"_i = {idx}")
-            lines.add(3, "if _i not in src: src.append(_i)")
+            lines.add(3, "if _i not in src: src.append(_i); cap += values[_i]")
+        lines.add(2, "if check_only and q > cap: return False")
         lines.add(2, "groups.append((q, src))")
         lines.add(1, f"return _payments(groups, values, check_only{', True' if first_ways else ''})")
         lines.add(0, f"def SPEND_{pi.name}(V, me, spend):", pi.decl.span)
