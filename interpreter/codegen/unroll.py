@@ -27,6 +27,7 @@ import ast as pyast
 import copy
 import operator
 
+from .bounds import drop_proven_cell_tests
 from .lines import Lines, each_function, parse_function
 
 _MAX_ITEMS = 8
@@ -132,12 +133,17 @@ class _Rewriter:
             out.append(self.statement(st))
         return out
 
+    def fold(self, e):
+        """e (a copy) with its known parts computed and the cell tests it proves dropped."""
+        return drop_proven_cell_tests(self.folder.visit(e))[0]
+
     def expr(self, e):
         if e is None:
             return None
         self.folder.changed = False
         new = self.folder.visit(copy.deepcopy(e))
-        if self.folder.changed:
+        new, pruned = drop_proven_cell_tests(new)
+        if self.folder.changed or pruned:
             self.changed = True
             return new
         return e
@@ -195,7 +201,7 @@ class _Rewriter:
                 and isinstance(first.body[-1], pyast.Break) and not _jumps(first.body[:-1]):
             chain = self.block(loop.orelse)
             for value in reversed(items):
-                test = self.folder.visit(_Substitute(var, value).visit(copy.deepcopy(first.test)))
+                test = self.fold(_Substitute(var, value).visit(copy.deepcopy(first.test)))
                 then = body_for(first.body[:-1], value)
                 k = known(test)
                 if k is _UNKNOWN:
@@ -209,7 +215,7 @@ class _Rewriter:
                 and isinstance(first.body[0], pyast.Continue) and not _jumps(body[1:]) and not loop.orelse:
             out = []
             for value in items:
-                test = self.folder.visit(pyast.UnaryOp(op=pyast.Not(), operand=_Substitute(var, value).visit(
+                test = self.fold(pyast.UnaryOp(op=pyast.Not(), operand=_Substitute(var, value).visit(
                     copy.deepcopy(first.test))))
                 rest = body_for(body[1:], value)
                 k = known(test)
