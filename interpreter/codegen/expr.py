@@ -179,15 +179,17 @@ class ExprGen:
 
     # iteration ----------------------------------------------------------
 
-    def iterable(self, e, env) -> str:
-        """Python source iterating the values of e (zones with their copies)."""
+    def iterable(self, e, env, kinds_only: bool = False) -> str:
+        """Python source iterating the values of e (zones with their copies; a pile's kinds
+        once each with `kinds_only`, where the answer cannot depend on how many copies of a
+        kind it holds: see KIND_BLIND)."""
         if isinstance(e, ast.Call) and e.func == "range":
             return self._range(e, env)             # iterated only: no list needed
         t = T.strip(self.t(e))
         src = self.gen(e, env)
         if isinstance(t, T.ZoneType):
             if t.counted:
-                return f"_it_counts({src})"
+                return f"_distinct_counts({src})" if kinds_only else f"_it_counts({src})"
             if t.slotted:
                 return f"_it_slots({src})"
         return src
@@ -225,9 +227,10 @@ class ExprGen:
     def _clauses(self, e, env):
         env = dict(env)
         parts = []
+        kinds_only = getattr(e, "func", None) in KIND_BLIND
         for cl in e.clauses:
             with self.no_binding():
-                it = self.iterable(cl.iter, env)
+                it = self.iterable(cl.iter, env, kinds_only)
             var = self.fresh("c" + cl.var)
             env[cl.var] = var
             parts.append(f"for {var} in {it}")
@@ -557,6 +560,11 @@ class ExprGen:
     def b_next_player(self, e, args, env):
         return f"(({self.gen(args[0], env)} + 1) % NP)"
 
+
+# quantifiers whose answer is the same whether a pile's kind comes once or once per copy
+# (the copies of a kind are the same value, and these stop at, or keep, one value): they walk
+# a pile's kinds, not its copies. count, sum and lists count the copies.
+KIND_BLIND = ("any", "all", "min", "max")
 
 _LOOPS = (ast.GeneratorCall, ast.ListComp)
 

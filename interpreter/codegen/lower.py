@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from .. import ast
 from .. import types as T
-from .expr import _LOOPS
+from .expr import _LOOPS, KIND_BLIND
 from .lines import Lines
 
 
@@ -52,8 +52,8 @@ class Lowerer:
         """The distinct values of e (a parameter's or a choice's domain; see ExprGen.distinct)."""
         return self._with_pre(e, env, out, ind, self.eg.distinct)
 
-    def iterable(self, e, env, out, ind) -> str:
-        return self._with_pre(e, env, out, ind, self.eg.iterable)
+    def iterable(self, e, env, out, ind, kinds_only: bool = False) -> str:
+        return self._with_pre(e, env, out, ind, lambda x, en: self.eg.iterable(x, en, kinds_only))
 
     def _with_pre(self, e, env, out, ind, render) -> str:
         if not needs_lowering(e):
@@ -81,7 +81,7 @@ class Lowerer:
             return
         if k is ast.GeneratorCall and e.func == "any" and len(e.clauses) == 1:
             cl = e.clauses[0]
-            it = self.iterable(cl.iter, env, out, ind)
+            it = self.iterable(cl.iter, env, out, ind, kinds_only=True)
             inner = dict(env)
             var = self.fresh("_c" + cl.var)
             inner[cl.var] = var
@@ -141,7 +141,7 @@ class Lowerer:
         depth = ind
         early = func in ("any", "all")
         for cl in e.clauses:
-            it = self.iterable(cl.iter, env, out, depth)
+            it = self.iterable(cl.iter, env, out, depth, kinds_only=func in KIND_BLIND)
             var = self.fresh("_c" + cl.var)
             env[cl.var] = var
             out.add(depth, f"for {var} in {it}:", cl.span)
