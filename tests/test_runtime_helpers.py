@@ -7,7 +7,7 @@ import random
 import pytest
 
 from regola.loader import load_game
-from regola.runtime.helpers import RulesRuntimeError, _hall, _payments
+from regola.runtime.helpers import RulesRuntimeError, _hall, _payments, _splits
 from rules_helpers import write
 
 
@@ -61,6 +61,15 @@ def test_the_ways_to_pay_are_every_way_and_each_once():
         assert _payments(groups, values, True) == bool(ways), (groups, values)
         # without the two quickest answers (a PAY_ function gives them itself): still exact
         assert _payments(groups, values, True, True) == bool(ways), (groups, values)
+
+
+def test_splits_are_every_share_of_a_quantity_in_order():
+    import itertools
+    for n in range(0, 4):
+        for caps in itertools.product(range(4), repeat=n):
+            for q in range(0, 8):
+                want = [t for t in itertools.product(*(range(c + 1) for c in caps)) if sum(t) == q]
+                assert _splits(q, list(caps)) == want, (q, caps)
 
 
 def test_hall_condition_on_a_case_the_quick_answers_miss():

@@ -300,6 +300,8 @@ def _splits(q, caps):
         return [()] if q == 0 else []
     if len(caps) == 1:
         return [(q,)] if q <= caps[0] else []
+    if len(caps) == 2:                  # (the usual case: a unit's own counter and one substitute)
+        return [(a, q - a) for a in range(max(0, q - caps[1]), min(q, caps[0]) + 1)]
     out = []
     rest = sum(caps[1:])
     for a in range(max(0, q - rest), min(q, caps[0]) + 1):
