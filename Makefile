@@ -7,7 +7,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test bench check clean browser-deps
+.PHONY: demo test bench check clean browser-deps bench-deps
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -21,12 +21,16 @@ demo: $(STAMP)
 check: $(STAMP)
 	$(BIN)/regola check rules/*/
 
-test: check browser-deps
+test: check browser-deps bench-deps
 	$(BIN)/python -m pytest tests
 
 # tests/test_browser.py runs Debian's chromium headless (as root in CI; skipped where it is missing)
 browser-deps:
 	command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+
+# benchmarks/instructions.py counts instructions with valgrind (its smoke test skips without it)
+bench-deps:
+	command -v valgrind >/dev/null || (apt-get update -qq && apt-get install -y -qq valgrind)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/playouts.py

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 COMPARE = ROOT / "benchmarks" / "compare.py"
 PEERS = ROOT / "benchmarks" / "peers.py"
+INSTRUCTIONS = ROOT / "benchmarks" / "instructions.py"
 FAST = ["--repeats", "2", "--seconds", "0.02", "--json", "--quiet"]
 
 
@@ -71,6 +73,26 @@ def test_compare_refuses_bad_checkouts_cleanly(tmp_path):
     r = run(COMPARE, tmp_path, "--quiet")          # a directory with no Regola in it
     assert r.returncode == 2
     assert "cannot be imported" in r.stderr and "Traceback" not in r.stderr
+
+
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind is not installed (make test installs it)")
+def test_instructions_counts_both_versions_under_callgrind():
+    """Two runs per version under callgrind (a game of Tic-tac-toe and two of them), so
+    about a minute and a half; the counts of two games are too few to compare, only their
+    shape is checked."""
+    r = run(INSTRUCTIONS, ROOT, ROOT, "--games", "tic-tac-toe", "--count", "1", "--json", timeout=900)
+    assert r.returncode == 0, r.stderr
+    row = json.loads(r.stdout)["rows"][0]
+    assert row["game"] == "tic-tac-toe" and row["games"] == 1 and row["same_games"]
+    for side in ("base", "new"):
+        assert row[side]["instructions_per_game"] > 50_000 and row[side]["decisions"] >= 5
+
+
+def test_instructions_refuses_bad_input_cleanly(tmp_path):
+    r = run(INSTRUCTIONS, ROOT, "--count", "0")
+    assert r.returncode == 2 and "--count must be at least 1" in r.stderr and "Traceback" not in r.stderr
+    r = run(INSTRUCTIONS, tmp_path / "missing")
+    assert r.returncode == 2 and "neither a directory nor a git revision" in r.stderr and "Traceback" not in r.stderr
 
 
 def test_compare_reports_a_game_that_does_not_load():

@@ -1,0 +1,158 @@
+"""Instructions per game of two versions of Regola, counted by valgrind's callgrind.
+
+    python benchmarks/instructions.py a5f82e8                    # a revision against the working tree
+    python benchmarks/instructions.py HEAD~1 HEAD --games connect-four:2 --count 200
+    python benchmarks/instructions.py ../old . --json
+
+Timings on a shared machine move by a third from one round to the next; the number of
+instructions the processor runs for the same games does not. This counts them for the random
+playouts of compare.py (the same driver, `compare_worker.py` run under `valgrind
+--tool=callgrind`, without the engine's watchdog thread, which wakes on the clock): per
+checkout and
+game, one run loads the game and plays COUNT + 1 games, one loads it and plays the first of
+them (warming up as the other does), and the difference divided by COUNT is the cost of a
+game. Both versions must play the same games (a checksum
+of the scores and lengths says so). BASE and NEW are directories or git revisions, as for
+compare.py; `--games` takes the same NAME[:PLAYERS[:MODULE+MODULE...]] list. Needs valgrind
+(`apt-get install valgrind`); a run is about 50 times slower than the game itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from compare import (DEFAULT_GAMES, CompareError, Checkout, GameSpec, parse_games,  # noqa: E402
+                     resolve_checkout, rules_candidates)
+
+WORKER = Path(__file__).resolve().parent / "compare_worker.py"
+# games per run by default: enough for the per-game figure to settle, few enough to be quick
+DEFAULT_COUNT = {"lungarno": 20, "lions-of-lydia": 10, "lorenzo-il-magnifico": 4,
+                 "connect-four": 300, "tic-tac-toe": 500}
+_COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+
+
+def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -> tuple[int, dict]:
+    """(instructions, the play answer) of one worker run: load g, play `games` games from seed."""
+    with tempfile.TemporaryDirectory(prefix="regola-instr-") as tmp:
+        log = Path(tmp) / "callgrind.log"
+        cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", f"--log-file={log}",
+               sys.executable, str(Path(__file__).resolve()), "--worker", str(co.root)]
+        env = dict(os.environ, PYTHONHASHSEED="0")
+        last_error = "?"
+        for rules, _note in rules_candidates(g, co, other):
+            reqs = [{"op": "load", "key": "g", "rules": rules, "modules": g.modules, "players": g.players},
+                    {"op": "play", "key": "g", "seed": seed, "games": games}, {"op": "quit"}]
+            r = subprocess.run(cmd, input="".join(json.dumps(q) + "\n" for q in reqs), capture_output=True,
+                               text=True, env=env, cwd=co.root)
+            answers = [json.loads(x) for x in r.stdout.splitlines() if x.strip().startswith("{")]
+            if not answers or not answers[0].get("ok"):
+                raise CompareError(f"{co.role}: the engine does not start: "
+                                   f"{answers[0].get('error') if answers else r.stderr.strip()[-300:]}")
+            if len(answers) < 2 or not answers[1].get("ok"):
+                last_error = answers[1].get("error", "?") if len(answers) > 1 else r.stderr.strip()[-300:]
+                continue
+            m = _COLLECTED.search(log.read_text(errors="replace")) if log.exists() else None
+            if m is None:
+                raise CompareError(f"{co.role}: callgrind printed no count (see: {' '.join(cmd)})")
+            if len(answers) < 3 or not answers[2].get("ok"):
+                raise CompareError(f"{g.text} in {co.role}: {answers[2].get('error') if len(answers) > 2 else '?'}")
+            return int(m.group(1)), answers[2]
+        raise CompareError(f"{g.text} does not load in {co.role}: {last_error}")
+
+
+def measure(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -> dict:
+    """Per game of the `games` games after the first: the run that plays only the first game
+    (and so loads, warms up and collects garbage as the other does) is subtracted."""
+    with ThreadPoolExecutor(2) as pool:            # valgrind runs one thread: use both cores
+        full = pool.submit(callgrind_run, co, other, g, games + 1, seed)
+        first = pool.submit(callgrind_run, co, other, g, 1, seed)
+        (n_full, play), (n_first, play1) = full.result(), first.result()
+    per_game = (n_full - n_first) / games
+    decisions = play["decisions"] - play1["decisions"]
+    return {"instructions_per_game": per_game, "instructions_per_decision": per_game * games / max(1, decisions),
+            "decisions": decisions, "checksum": play["checksum"]}
+
+
+def run_worker(root: str) -> int:
+    """compare_worker.py for the checkout at root, without the engine's watchdog thread: it
+    wakes on the wall clock (twice a second), so its instructions would grow with the time a
+    run takes under valgrind rather than with the games."""
+    import threading
+    start = threading.Thread.start
+
+    def start_unless_watchdog(self):
+        if self.name != "regola-watchdog":
+            start(self)
+    threading.Thread.start = start_unless_watchdog
+    import compare_worker
+    return compare_worker.main([root])
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--worker"] and len(argv) == 2:
+        return run_worker(argv[1])
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("base", help="BASE: a directory or a git revision")
+    ap.add_argument("new", nargs="?", help="NEW (default: this working tree)")
+    ap.add_argument("--games", help="NAME[:PLAYERS[:MODULE+...]],... (default: compare.py's)")
+    ap.add_argument("--count", type=int, help="games played per run (default: per game, 4 to 500)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = ap.parse_args(argv)
+    if args.count is not None and args.count < 1:
+        print("instructions.py: --count must be at least 1", file=sys.stderr)
+        return 2
+    base = new = None
+    try:
+        base = resolve_checkout("BASE", args.base)
+        new = resolve_checkout("NEW", args.new)
+        games = parse_games(args.games or ",".join(DEFAULT_GAMES))
+        if shutil.which("valgrind") is None:
+            raise CompareError("valgrind is not installed (apt-get install valgrind)")
+        rows = []
+        for i, g in enumerate(games, 1):
+            count = args.count or DEFAULT_COUNT.get(g.name, 10)
+            print(f"[{i}/{len(games)}] {g.text}: {count} games under callgrind, BASE then NEW ...",
+                  file=sys.stderr, flush=True)
+            a = measure(base, new, g, count, args.seed)
+            b = measure(new, base, g, count, args.seed)
+            rows.append({"game": g.text, "games": count, "base": a, "new": b,
+                         "fewer": a["instructions_per_game"] / b["instructions_per_game"],
+                         "same_games": a["checksum"] == b["checksum"] and a["decisions"] == b["decisions"]})
+    except CompareError as e:
+        print(f"instructions.py: {e}", file=sys.stderr)
+        return 2
+    finally:
+        for co in (base, new):
+            if co is not None:
+                co.cleanup()
+    if args.json:
+        print(json.dumps({"base": base.label, "new": new.label, "rows": rows}, indent=2))
+        return 0
+    print(f"BASE: {base.label}\nNEW:  {new.label}")
+    print("instructions per game (callgrind, loading excluded); BASE/NEW above 1: NEW runs fewer\n")
+    print(f"{'game':44s} {'games':>5s} {'BASE/game':>14s} {'NEW/game':>14s} {'NEW/decision':>13s} "
+          f"{'BASE/NEW':>9s}  same games")
+    print("-" * 118)
+    for r in rows:
+        name = r["game"] if len(r["game"]) <= 44 else r["game"][:41] + "..."
+        print(f"{name:44s} {r['games']:5d} {r['base']['instructions_per_game']:14,.0f} "
+              f"{r['new']['instructions_per_game']:14,.0f} {r['new']['instructions_per_decision']:13,.0f} "
+              f"{r['fewer']:8.2f}x  {'yes' if r['same_games'] else 'NO: the versions play different games'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
