@@ -133,3 +133,37 @@ def G(V, me, out):
     out = []
     _run(new, "G", [[1, 2, 3], 0], 0, out)
     assert out == [(0, 1), (0, 2), (1, 1), (1, 2)]
+
+
+TEMPORARY = """
+def G(V, me, out):
+    for a in range(0, 3):
+        for b in range(0, 4):
+            if not (a + ((_i1_t := D_price(V, me, b)), _i1_t * _i1_t + 1)[1] > V[1][me]): continue
+            out.append((a, b))
+"""
+
+
+def test_an_expression_holding_an_inlined_temporary_read_only_inside_it_is_remembered():
+    new = _rewrite(TEMPORARY)
+    assert "setdefault(b" in new and "_i1_t :=" in new       # remembered per value of b
+    V = [[1, 2, 3, 4], [20]]
+    before_calls, after_calls, out1, out2 = [], [], [], []
+    _run(TEMPORARY, "G", V, 0, out1, calls=before_calls)
+    _run(new, "G", V, 0, out2, calls=after_calls)
+    assert out1 == out2 and out1
+    assert len(before_calls) == 12 and sorted(after_calls) == [0, 1, 2, 3]
+
+
+def test_a_temporary_read_or_bound_elsewhere_keeps_its_expression_as_it_was():
+    read_after = TEMPORARY.replace("            out.append((a, b))", "            out.append((a, b, _i1_t))")
+    bound_twice = TEMPORARY.replace("            out.append((a, b))",
+                                    "            out.append((a, ((_i1_t := b), _i1_t)[1]))")
+    for src in (read_after, bound_twice):
+        new = _rewrite(src)
+        assert "_i1_t := D_price(V, me, b)), _i1_t * _i1_t + 1)[1]" in new and "setdefault(b" not in new, new
+        V = [[1, 2, 3, 4], [20]]
+        out1, out2 = [], []
+        _run(src, "G", V, 0, out1)
+        _run(new, "G", V, 0, out2)
+        assert out1 == out2

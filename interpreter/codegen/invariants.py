@@ -37,7 +37,8 @@ _PURE_CALLS = {"len", "max", "min", "sum", "abs", "bool", "int", "_cell", "_know
 _MIN_NODES = 10
 _ALLOWED = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.UnaryOp, pyast.BoolOp,
             pyast.Compare, pyast.IfExp, pyast.Call, pyast.Tuple, pyast.List, pyast.Slice,
-            pyast.Load, pyast.operator, pyast.unaryop, pyast.boolop, pyast.cmpop)
+            pyast.NamedExpr, pyast.Load, pyast.Store, pyast.operator, pyast.unaryop, pyast.boolop,
+            pyast.cmpop)
 SENTINEL = "_UNSET"
 
 
@@ -52,7 +53,7 @@ def _one(func: list, out: Lines):
         for item in func:
             out.add(*item)
         return
-    finder = _Finder(_mutated(fn))
+    finder = _Finder(_mutated(fn), _temporaries(fn))
     finder.function(fn)
     if not finder.edits:
         for item in func:
@@ -109,6 +110,24 @@ def _mutated(fn) -> set[str]:
             if isinstance(base, pyast.Name):
                 names.add(base.id)
     return names
+
+
+def _temporaries(fn) -> dict[str, int]:
+    """Names bound once in the function, by `:=` (the temporaries of inlined defs), with the
+    number of times each is read: a remembered expression may hold such a binding when all
+    the reads are inside it too (skipping the binding on a later pass then changes nothing)."""
+    stores: dict[str, int] = {}
+    reads: dict[str, int] = {}
+    walrus: set[str] = set()
+    for n in pyast.walk(fn):
+        if isinstance(n, pyast.NamedExpr) and isinstance(n.target, pyast.Name):
+            walrus.add(n.target.id)
+        if isinstance(n, pyast.Name):
+            into = reads if isinstance(n.ctx, pyast.Load) else stores
+            into[n.id] = into.get(n.id, 0) + 1
+    for a in fn.args.args:
+        stores[a.arg] = stores.get(a.arg, 0) + 1
+    return {name: reads.get(name, 0) for name in walrus if stores.get(name) == 1}
 
 
 _OPAQUE = (pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp,
@@ -173,8 +192,9 @@ def _bound(node) -> set[str]:
 
 
 class _Finder:
-    def __init__(self, mutated: set[str]):
+    def __init__(self, mutated: set[str], temporaries: dict[str, int]):
         self.mutated = mutated
+        self.temporaries = temporaries
         self.edits: list[tuple[int, int, int, str]] = []   # (line, start, end, form with {expr})
         self.inits: dict[int, list[str]] = {}                # line of a loop -> names set there
         self.n = 0
@@ -248,11 +268,24 @@ class _Finder:
         """None: not cacheable here; False: cacheable but not worth it; True: cache it."""
         nodes = 0
         call = False
+        # temporaries bound inside node and read nowhere else: private to it
+        local = {n.target.id for n in pyast.walk(node) if isinstance(n, pyast.NamedExpr)}
+        if local:
+            if any(name not in self.temporaries for name in local):
+                return None
+            reads = {}
+            for n in pyast.walk(node):
+                if isinstance(n, pyast.Name) and n.id in local and isinstance(n.ctx, pyast.Load):
+                    reads[n.id] = reads.get(n.id, 0) + 1
+            if any(reads.get(name, 0) != self.temporaries[name] for name in local):
+                return None
         for n in pyast.walk(node):
             if not isinstance(n, _ALLOWED):
                 return None
             nodes += 1
             if isinstance(n, pyast.Name):
+                if n.id in local:
+                    continue
                 if n.id in bound or n.id in self.mutated or n.id == SENTINEL:
                     return None
             elif isinstance(n, pyast.Call):
