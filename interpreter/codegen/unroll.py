@@ -49,7 +49,8 @@ def _one(func: list, out: Lines, known: dict):
         return
     local = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name) and not isinstance(n.ctx, pyast.Load)}
     local |= {a.arg for a in fn.args.args}
-    rw = _Rewriter({k: v for k, v in known.items() if k not in local}, fn)
+    rw = _Rewriter({k: v for k, v in known.items() if k not in local}, fn,
+                   cells=any("_cell(" in text for _, text, _ in func))
     body = rw.block(fn.body)
     if not rw.changed:
         for item in func:
@@ -121,10 +122,11 @@ def _jumps(stmts) -> bool:
 
 
 class _Rewriter:
-    def __init__(self, consts: dict, fn):
+    def __init__(self, consts: dict, fn, cells: bool = True):
         self.consts = consts
         self.folder = _Folder(consts)
         self.fn = fn
+        self.cells = cells            # does the function make grid cells? (else no cell test to drop)
         self.changed = False
 
     def block(self, stmts) -> list:
@@ -135,14 +137,15 @@ class _Rewriter:
 
     def fold(self, e):
         """e (a copy) with its known parts computed and the cell tests it proves dropped."""
-        return drop_proven_cell_tests(self.folder.visit(e))[0]
+        e = self.folder.visit(e)
+        return drop_proven_cell_tests(e)[0] if self.cells else e
 
     def expr(self, e):
         if e is None:
             return None
         self.folder.changed = False
         new = self.folder.visit(copy.deepcopy(e))
-        new, pruned = drop_proven_cell_tests(new)
+        new, pruned = drop_proven_cell_tests(new) if self.cells else (new, False)
         if self.folder.changed or pruned:
             self.changed = True
             return new
