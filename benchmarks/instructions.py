@@ -35,7 +35,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from compare import (DEFAULT_GAMES, CompareError, Checkout, GameSpec, parse_games,  # noqa: E402
                      resolve_checkout, rules_candidates)
 
-WORKER = Path(__file__).resolve().parent / "compare_worker.py"
 # games per run by default: enough for the per-game figure to settle, few enough to be quick
 DEFAULT_COUNT = {"lungarno": 20, "lions-of-lydia": 10, "lorenzo-il-magnifico": 4,
                  "connect-four": 300, "tic-tac-toe": 500}
@@ -123,7 +122,7 @@ def main(argv=None) -> int:
             raise CompareError("valgrind is not installed (apt-get install valgrind)")
         rows = []
         for i, g in enumerate(games, 1):
-            count = args.count or DEFAULT_COUNT.get(g.name, 10)
+            count = args.count or DEFAULT_COUNT.get(Path(g.name).name, 10)
             print(f"[{i}/{len(games)}] {g.text}: {count} games under callgrind, BASE then NEW ...",
                   file=sys.stderr, flush=True)
             a = measure(base, new, g, count, args.seed)
