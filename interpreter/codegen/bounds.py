@@ -5,8 +5,8 @@ grid is a rules error that names it):
 
     (r * 7 + c if 0 <= r < 6 and 0 <= c < 7 else _cell(r, c, 6, 7))
 
-Rules often test the bounds themselves just before, so that a line running off the grid
-stops there (Connect Four's `run`):
+Rules often test the bounds themselves just before, so that a line of pieces running off
+the grid stops there:
 
     if r < 0 or r >= ROWS or c < 0 or c >= COLUMNS or board[cell(r, c)] != d: return 0
 

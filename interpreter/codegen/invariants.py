@@ -268,30 +268,31 @@ class _Finder:
         """None: not cacheable here; False: cacheable but not worth it; True: cache it."""
         nodes = 0
         call = False
-        # temporaries bound inside node and read nowhere else: private to it
-        local = {n.target.id for n in pyast.walk(node) if isinstance(n, pyast.NamedExpr)}
-        if local:
-            if any(name not in self.temporaries for name in local):
-                return None
-            reads = {}
-            for n in pyast.walk(node):
-                if isinstance(n, pyast.Name) and n.id in local and isinstance(n.ctx, pyast.Load):
-                    reads[n.id] = reads.get(n.id, 0) + 1
-            if any(reads.get(name, 0) != self.temporaries[name] for name in local):
-                return None
+        local: set[str] = set()         # temporaries bound inside node by :=
+        reads: dict[str, int] = {}      # reads of temporaries inside node
+        loop_names: set[str] = set()    # names the loop binds, read or bound inside node
         for n in pyast.walk(node):
             if not isinstance(n, _ALLOWED):
                 return None
             nodes += 1
-            if isinstance(n, pyast.Name):
-                if n.id in local:
-                    continue
-                if n.id in bound or n.id in self.mutated or n.id == SENTINEL:
+            if isinstance(n, pyast.NamedExpr):
+                local.add(n.target.id)
+            elif isinstance(n, pyast.Name):
+                if n.id in self.mutated or n.id == SENTINEL:
                     return None
+                if n.id in bound:
+                    loop_names.add(n.id)
+                if isinstance(n.ctx, pyast.Load) and n.id in self.temporaries:
+                    reads[n.id] = reads.get(n.id, 0) + 1
             elif isinstance(n, pyast.Call):
                 if n.keywords or not isinstance(n.func, pyast.Name) or \
                         not (n.func.id.startswith("D_") or n.func.id in _PURE_CALLS) or \
                         any(isinstance(a, pyast.Starred) for a in n.args):
                     return None
                 call = True
+        # a name the loop binds makes node vary, unless it is a temporary bound inside node
+        # and read nowhere else (then it is private to node)
+        if loop_names - local or any(name not in self.temporaries or reads.get(name, 0) != self.temporaries[name]
+                                     for name in local):
+            return None
         return call or nodes >= _MIN_NODES

@@ -122,7 +122,7 @@ def _jumps(stmts) -> bool:
 
 
 class _Rewriter:
-    def __init__(self, consts: dict, fn, cells: bool = True):
+    def __init__(self, consts: dict, fn, cells: bool):
         self.consts = consts
         self.folder = _Folder(consts)
         self.fn = fn
@@ -136,16 +136,16 @@ class _Rewriter:
         return out
 
     def fold(self, e):
-        """e (a copy) with its known parts computed and the cell tests it proves dropped."""
+        """(e, a copy, with its known parts computed and the cell tests it proves dropped,
+        whether a cell test was dropped)."""
         e = self.folder.visit(e)
-        return drop_proven_cell_tests(e)[0] if self.cells else e
+        return drop_proven_cell_tests(e) if self.cells else (e, False)
 
     def expr(self, e):
         if e is None:
             return None
         self.folder.changed = False
-        new = self.folder.visit(copy.deepcopy(e))
-        new, pruned = drop_proven_cell_tests(new) if self.cells else (new, False)
+        new, pruned = self.fold(copy.deepcopy(e))
         if self.folder.changed or pruned:
             self.changed = True
             return new
@@ -204,7 +204,7 @@ class _Rewriter:
                 and isinstance(first.body[-1], pyast.Break) and not _jumps(first.body[:-1]):
             chain = self.block(loop.orelse)
             for value in reversed(items):
-                test = self.fold(_Substitute(var, value).visit(copy.deepcopy(first.test)))
+                test = self.fold(_Substitute(var, value).visit(copy.deepcopy(first.test)))[0]
                 then = body_for(first.body[:-1], value)
                 k = known(test)
                 if k is _UNKNOWN:
@@ -219,7 +219,7 @@ class _Rewriter:
             out = []
             for value in items:
                 test = self.fold(pyast.UnaryOp(op=pyast.Not(), operand=_Substitute(var, value).visit(
-                    copy.deepcopy(first.test))))
+                    copy.deepcopy(first.test))))[0]
                 rest = body_for(body[1:], value)
                 k = known(test)
                 if k is _UNKNOWN:
