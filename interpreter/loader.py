@@ -48,12 +48,14 @@ def _check_players(src: GameSource, mods, players: int):
                                    f"players, not {players}")
 
 
-def load_game(spec, modules=(), players: Optional[int] = None, options=None):
+def load_game(spec, modules=(), players: Optional[int] = None, options=None, optimise: bool = True):
     """Load, check and compile a game for a number of players (default: the most it allows),
-    with game options set by name ({"first_player": 2}; interpreter/options.py)."""
+    with game options set by name ({"first_player": 2}; interpreter/options.py).
+    `optimise=False` compiles the plain reference code (codegen/program.py): the same game,
+    slower; `regola crosscheck` plays the two side by side."""
     path = find_rules(str(spec))
     return _load_cached(str(Path(path).resolve()), _mtime(path), tuple(modules), players,
-                        normalize_options(options))
+                        normalize_options(options), bool(optimise))
 
 
 def _mtime(path) -> float:
@@ -63,7 +65,8 @@ def _mtime(path) -> float:
 
 
 @lru_cache(maxsize=32)
-def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int], options: tuple = ()):
+def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int], options: tuple = (),
+                 optimise: bool = True):
     from .codegen.program import CodegenError, ProgramCompiler
     from .runtime.game import Game
     res = check_rules(path, modules, players, dict(options))
@@ -72,7 +75,7 @@ def _load_cached(path: str, mtime: float, modules: tuple, players: Optional[int]
     n = res.program.players
     compiled = None
     try:
-        compiled = ProgramCompiler(res.program, n).compile()
+        compiled = ProgramCompiler(res.program, n, optimise).compile()
         game = Game(compiled, res.source.name, res.program.modules, res.source.paths)
     except (SyntaxError, RecursionError, MemoryError) as e:
         raise RulesError([_beyond_limits(e, compiled, res)], res.source.sources) from None

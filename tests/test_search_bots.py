@@ -195,6 +195,8 @@ def test_rules_that_roll_for_ever_end_a_game_with_an_error(tmp_path, capsys):
     assert cli.main(["simulate", d, "--games", "1"]) == 1
     err = capsys.readouterr().err
     assert f"{MAX_CHANCE_RUN:,} chance outcomes in a row and no move" in err and "an endless loop" in err
+    line = ENDLESS_ROLLS.split("\n").index("        roll d in [1, 2]") + 1
+    assert f".regola:{line}:9: seed 0: " in err         # placed at the roll met last
     game = load_game(d)
     s = game.new_initial_state(0)
     assert MCTSAgent(0, 3).choose(game, s, game.legal_moves(s)) in game.legal_moves(s)    # a search ends

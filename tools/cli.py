@@ -471,6 +471,7 @@ COMMAND_MODULES: list[str] = [
     "regola.tools.lsp",
     "regola.tools.pictures",
     "regola.tools.balance",
+    "regola.tools.crosscheck",
 ]
 
 

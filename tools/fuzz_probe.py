@@ -5,7 +5,9 @@ At every decision of one game of random moves: `observe` for each player and a s
 `dump` through JSON and `load` back (the loaded state dumps the same), `clone`; at a move
 `move_str`, `parse_move` of that text and `move_from_id` of `move_id` give the move back,
 `move_str_seen_by` for each player; at a chance event `chance_outcomes`, `outcome_str` and
-`parse_outcome` of it. At the end `scores` and `winners`.
+`parse_outcome` of it. At the end `scores` and `winners`. Then one game of the optimised
+compilation against the plain one (tools/crosscheck.py): a difference is a bug of the code
+generator's rewrites that these rules set off.
 
 A rules runtime error is fine where it is located (`file:line:col: ...`). Anything else is
 printed as `regola probe: ...` and, if it is a broken promise of the API (a dumped state
@@ -30,6 +32,7 @@ def probe(path: str, players, modules, seed: int, steps: int = 150) -> int:
     """Drive one game; 0 when it went through, 1 with a message otherwise."""
     try:
         _drive(path, players, modules, seed, steps)
+        _crosscheck(path, players, modules, seed, steps)
     except RulesRuntimeError as e:
         print(f"regola probe: {e}", file=sys.stderr)
         return 1
@@ -75,6 +78,14 @@ def _drive(path, players, modules, seed, steps):
     if game.is_terminal(s):
         game.scores(s)
         game.winners(s)
+
+
+def _crosscheck(path, players, modules, seed, steps):
+    from .crosscheck import crosscheck
+    rep = crosscheck(path, players, modules, games=1, seed=seed, max_moves=steps)
+    if rep.divergence is not None:
+        raise Mismatch("the optimised and the plain compilation differ: "
+                       + rep.divergence.text().replace("\n", " "))
 
 
 def _round_trip(game, s, step):

@@ -49,8 +49,9 @@ def play(game, agents, seed: int, rules: str = "", record: bool = False, max_mov
         if who == -1:
             chance_run += 1
             if chance_run > MAX_CHANCE_RUN:
-                raise GameDidNotEnd(f"seed {seed}: {MAX_CHANCE_RUN:,} chance outcomes in a row and no move",
-                                    "the rules may never end (an endless loop of rolls or draws?)")
+                where = game.sites[s.pending[0]].node.span       # the roll or draw met last
+                raise GameDidNotEnd(f"{where}: seed {seed}: {MAX_CHANCE_RUN:,} chance outcomes in a row and "
+                                    f"no move", "the rules may never end (an endless loop of rolls or draws?)")
             # the seeded outcome sample_chance + apply_chance would give, drawn and applied once
             site = s.pending[0]
             o = step_chance(s)

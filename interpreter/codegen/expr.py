@@ -30,6 +30,9 @@ class ExprGen:
         self._inlinable: dict = {}                  # def name -> (params, uses, render) or False
         self._inline_depth = 0
         self._no_binding = 0          # > 0: no `:=` may be written (see no_binding)
+        # False: the plain compilation (no inlining, no lowering, no rewrites of the code made;
+        # see ProgramCompiler), the reference the optimised one is checked against
+        self.optimise = True
         # nodes already computed into a temporary by lines emitted before (see lower.py)
         self.subst: dict[int, str] = {}
 
@@ -227,7 +230,7 @@ class ExprGen:
     def _clauses(self, e, env):
         env = dict(env)
         parts = []
-        kinds_only = getattr(e, "func", None) in KIND_BLIND
+        kinds_only = self.optimise and getattr(e, "func", None) in KIND_BLIND
         for cl in e.clauses:
             with self.no_binding():
                 it = self.iterable(cl.iter, env, kinds_only)
@@ -245,7 +248,7 @@ class ExprGen:
     def kind_count(self, e, env):
         """`count(x for x in PILE where x == k)` is PILE's count of kind k (one lookup), or
         None when e is not of that shape."""
-        if e.func != "count" or len(e.clauses) != 1:
+        if e.func != "count" or len(e.clauses) != 1 or not self.optimise:
             return None
         cl = e.clauses[0]
         zt = T.strip(self.t(cl.iter))
@@ -299,7 +302,7 @@ class ExprGen:
         info = self._inlinable.get(f)
         if info is None:
             info = self._inlinable[f] = self._inline_info(f)
-        if info is False or self._inline_depth >= _INLINE_DEPTH:
+        if info is False or self._inline_depth >= _INLINE_DEPTH or not self.optimise:
             return None
         params, uses, render = info
         env = {}

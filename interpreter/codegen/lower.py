@@ -56,7 +56,7 @@ class Lowerer:
         return self._with_pre(e, env, out, ind, lambda x, en: self.eg.iterable(x, en, kinds_only))
 
     def _with_pre(self, e, env, out, ind, render) -> str:
-        if not needs_lowering(e):
+        if not needs_lowering(e) or not self.eg.optimise:
             return render(e, env)
         added: list[int] = []
         self._pre(e, env, out, ind, added)
@@ -68,7 +68,11 @@ class Lowerer:
 
     def test(self, e, env, out, ind, fail: str):
         """`if not e: <fail>` with e's loops written out before it; `and`, `or` and a
-        one-clause `any` become control flow rather than values."""
+        one-clause `any` become control flow rather than values (in the plain compilation,
+        one `if` of the expression as it is)."""
+        if not self.eg.optimise:
+            out.add(ind, f"if not {_paren(self.eg.gen(e, env))}: {fail}", e.span)
+            return
         k = type(e)
         if k is ast.BoolOp and e.op == "and":
             self.test(e.left, env, out, ind, fail)
@@ -141,7 +145,7 @@ class Lowerer:
         depth = ind
         early = func in ("any", "all")
         for cl in e.clauses:
-            it = self.iterable(cl.iter, env, out, depth, kinds_only=func in KIND_BLIND)
+            it = self.iterable(cl.iter, env, out, depth, kinds_only=self.eg.optimise and func in KIND_BLIND)
             var = self.fresh("_c" + cl.var)
             env[cl.var] = var
             out.add(depth, f"for {var} in {it}:", cl.span)

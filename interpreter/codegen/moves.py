@@ -209,7 +209,7 @@ class MoveCompiler:
         """The name of a module table holding every move of the action as one tuple, indexed by
         its parameters' values (`MV3[t][c] == (3, t, c)`), so that listing moves builds no
         tuple; None when a parameter's values are not 0..n-1 or the table would be large."""
-        if not meta.param_types or meta.index in self._tables_made:
+        if not meta.param_types or meta.index in self._tables_made or not self.optimise:
             return self._tables_made.get(meta.index)
         sizes = []
         for t in meta.param_types:

@@ -52,13 +52,21 @@ __all__ = ["RET", "SUSPEND", "CALL", "VarSlot", "SiteInfo", "ActionMeta", "Compi
 class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCompiler, PaymentCompiler):
     """The whole compiler: analysis and the driver here, the pieces from the mixins."""
 
-    def __init__(self, prog: CheckedProgram, players: int):
+    def __init__(self, prog: CheckedProgram, players: int, optimise: bool = True):
+        """`optimise=False` makes the plain compilation: the same units, sites and tests,
+        without what only makes them faster (defs and hooks inlined, quantifiers written out
+        as loops, piles walked by kind, move tables, constant loops unrolled and folded, cell
+        tests dropped, slots read once, loop invariants remembered). It is the reference
+        `regola crosscheck` plays the optimised compilation against. The blocks of resumable
+        units are fused alike in both: they are the frames a saved state holds."""
         self.p = prog
         self.players = players
+        self.optimise = optimise
         self.vars: list[VarSlot] = []
         self.slots: dict[str, int] = {}
         self._layout()
         self.eg = ExprGen(prog, self.slots, share_constants=True)
+        self.eg.optimise = optimise
         self.lowerer = Lowerer(self.eg, self.fresh)
         self.mod = Module()
         self.sites: list[SiteInfo] = []
@@ -206,10 +214,11 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
                                [self.unit_pid[r] for r in roots if r in self.unit_pid], tables,
                                self.triggers)
 
-    @staticmethod
-    def _pure_function(lines: Lines, known: dict) -> Lines:
+    def _pure_function(self, lines: Lines, known: dict) -> Lines:
         """The rewrites of functions that never change the state: short constant loops
         unrolled and constants folded, slots read once, loop-invariant values remembered."""
+        if not self.optimise:
+            return lines
         return cache_loop_invariants(hoist_slot_reads(unroll_and_fold(lines, known)))
 
     def _mark_secrets(self):
