@@ -157,11 +157,26 @@ def _at(x, path: str):
 
 
 def _call(fn, *args):
-    """(True, value) or (False, the rules runtime error's text)."""
+    """("ok", value), ("rules", the rules runtime error's text) or ("engine", any other error:
+    a bug of Regola's, such as a name a rewrite left unbound)."""
     try:
-        return True, fn(*args)
+        return "ok", fn(*args)
     except RulesRuntimeError as e:
-        return False, str(e)
+        return "rules", str(e)
+    except Exception as e:  # noqa: BLE001 - reported as a difference, never a traceback
+        return "engine", f"{type(e).__name__}: {e}"
+
+
+def _both(what: str, fast_call, plain_call) -> tuple:
+    """Run a step in both; (value, value), or None when both stopped with a rules error."""
+    (ka, va), (kb, vb) = fast_call(), plain_call()
+    if "engine" in (ka, kb):
+        raise _Differ(f"{what}: an error of the engine, not of the rules",
+                      va if ka == "engine" else ka, vb if kb == "engine" else kb)
+    if ka != kb:
+        raise _Differ(f"{what}: one compilation stops with a rules runtime error",
+                      va if ka == "rules" else "no error", vb if kb == "rules" else "no error")
+    return None if ka == "rules" else (va, vb)
 
 
 def crosscheck(rules, players: Optional[int] = None, modules=(), options=None, games: int = 20,
@@ -195,12 +210,11 @@ class _Place:
 
 
 def _one_game(fast, plain, g: int, max_moves: int, rep: CrossReport, at: _Place) -> None:
-    ok_a, a = _call(fast.new_initial_state, g)
-    ok_b, b = _call(plain.new_initial_state, g)
-    _same_outcome("setting up", ok_a, a, ok_b, b)
-    if not ok_a:
+    both = _both("setting up", lambda: _call(fast.new_initial_state, g), lambda: _call(plain.new_initial_state, g))
+    if both is None:
         rep.stopped += 1
         return
+    a, b = both
     rng = random.Random(g)
     pool: dict[int, list] = {}
     for step in range(max_moves):
@@ -208,30 +222,29 @@ def _one_game(fast, plain, g: int, max_moves: int, rep: CrossReport, at: _Place)
         _same_state(fast, a, b)
         if fast.is_terminal(a):
             at.where = "the end"
-            _same("the final scores and ranking", fast.ranking_keys(a), plain.ranking_keys(b))
+            _same("the final scores and ranking", *_both("scoring", lambda: _call(fast.ranking_keys, a),
+                                                          lambda: _call(plain.ranking_keys, b)))
             return
         at.where = _where(fast, a)
         if fast.is_chance(a):
-            ok_a, da = _call(fast.chance_outcomes, a)
-            ok_b, db = _call(plain.chance_outcomes, b)
-            _same_outcome("the chance outcomes", ok_a, da, ok_b, db)
-            if ok_a:
-                _same("the chance outcomes", da, db)
-                ok_a, oa = _call(fast.step_chance, a)
-                ok_b, ob = _call(plain.step_chance, b)
-                _same_outcome("resolving the chance event", ok_a, oa, ok_b, ob)
-            if not ok_a:
+            dists = _both("the chance outcomes", lambda: _call(fast.chance_outcomes, a),
+                          lambda: _call(plain.chance_outcomes, b))
+            if dists is not None:
+                _same("the chance outcomes", *dists)
+                drawn = _both("resolving the chance event", lambda: _call(fast.step_chance, a),
+                              lambda: _call(plain.step_chance, b))
+            if dists is None or drawn is None:
                 rep.stopped += 1
                 return
-            _same("the outcome drawn", oa, ob)
+            _same("the outcome drawn", *drawn)
             rep.chance += 1
             continue
-        ok_a, ma = _call(fast.legal_moves, a)
-        ok_b, mb = _call(plain.legal_moves, b)
-        _same_outcome("listing the legal moves", ok_a, ma, ok_b, mb)
-        if not ok_a:
+        lists = _both("listing the legal moves", lambda: _call(fast.legal_moves, a),
+                      lambda: _call(plain.legal_moves, b))
+        if lists is None:
             rep.stopped += 1
             return
+        ma, mb = lists
         if ma != mb:
             raise _Differ("the legal moves", _moves_text(fast, a, ma, mb), _moves_text(fast, a, mb, ma))
         site = a.pending[0]
@@ -246,11 +259,10 @@ def _one_game(fast, plain, g: int, max_moves: int, rep: CrossReport, at: _Place)
             earlier.append(m)
             if len(earlier) > _POOL:
                 earlier.pop(0)
-        ok_a, ea = _call(fast.apply, a, m)
-        ok_b, eb = _call(plain.apply, b, m)
-        _same_outcome(f"playing {fast.move_text(site, m)}", ok_a, ea, ok_b, eb)
+        played = _both(f"playing {fast.move_text(site, m)}", lambda: _call(fast.apply, a, m),
+                       lambda: _call(plain.apply, b, m))
         rep.decisions += 1
-        if not ok_a:
+        if played is None:
             rep.stopped += 1
             return
     rep.cut += 1
@@ -261,19 +273,13 @@ def _same(what: str, x, y):
         raise _Differ(what, _jsonish(x), _jsonish(y))
 
 
-def _same_outcome(what: str, ok_a, a, ok_b, b):
-    if ok_a != ok_b:
-        raise _Differ(f"{what}: one compilation stops with a rules runtime error",
-                      a if not ok_a else "no error", b if not ok_b else "no error")
-
-
 def _refusal(game, s, move) -> str:
     try:
         game.apply(s, move)
     except IllegalMove as e:
         return str(e)
-    except RulesRuntimeError as e:
-        return f"a rules runtime error: {e}"
+    except Exception as e:  # noqa: BLE001 - a difference to report, never a traceback
+        return f"{type(e).__name__}: {e}"
     return "accepted"            # (never: the move is not among the legal ones)
 
 

@@ -1,0 +1,405 @@
+"""Random valid games aimed at the code generator's rewrites, each played by `regola
+crosscheck` (tools/crosscheck.py): the optimised and the plain compilation must agree.
+
+    python -m regola.tools.fuzz_rewrites --cases 500 --seed 1 [--out DIR]
+
+The mutation fuzzer (tools/fuzz.py) starts from the bundled games and mostly makes broken
+files; this one writes games that check clean, over one small skeleton (a 3x4 grid of chips,
+a pile per player, a bag to draw from, two counters), with what the rewrites work on drawn at
+random in their requires, filters, defs, a hook's modifiers and a choice:
+
+- small defs called with arguments used more than once (inlined, with `:=` temporaries),
+  defs calling defs, if/elif chains;
+- quantifiers and aggregates over a pile with several copies of a kind (walked by kind),
+  over the cells, over adjacent cells, over an enum, a component table, a range;
+- grid cells made after tests of their bounds, complete or not (the dropped cell tests),
+  and now and then a cell that may fall outside the grid (a rules error both must meet);
+- expressions of nothing a loop changes (remembered loop invariants), short constant loops
+  (unrolled, constants folded), divisions and remainders.
+
+A case whose rules do not check is a bug of this generator (it says so); a difference between
+the compilations, or rules that check clean and do not compile, is a bug of the code
+generator, saved with its rules under `--out`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SKELETON = """\
+game rewrites:
+    title "Rewrites"
+    players 2..2
+
+const ROWS = 3
+const COLS = 4
+const SIZES = [2, 0, 3, 1]
+enum Colour: red, green, blue
+
+record Chip:
+    colour: Colour
+    value: int
+components Chip:
+    | name | colour | value | count |
+    | r1   | red    | 1     | 6     |
+    | g2   | green  | 2     | 4     |
+    | b3   | blue   | 3     | 4     |
+    | r4   | red    | 4     | 2     |
+
+record Step:
+    dr: int
+    dc: int
+components Step:
+    | name  | dr | dc |
+    | east  | 0  | 1  |
+    | south | 1  | 0  |
+    | diag  | 1  | 1  |
+    | anti  | 1  | -1 |
+
+grid board of Chip:
+    size ROWS by COLS
+
+per player:
+    chips: pile of Chip
+    points: int
+
+global:
+    bag: stack of Chip
+    counter: int
+    turn: int
+
+setup:
+    fill bag with [r1, r1, g2, g2, b3, b3, r4, r4]
+    for p in players:
+        fill p.chips with [r1, r1, g2, b3]
+
+def at(r: int, c: int) -> int =
+    0 if r < 0 or r >= ROWS or c < 0 or c >= COLS or board[cell(r, c)] == none else board[cell(r, c)].value
+"""
+
+FLOW = """
+flow:
+    repeat {rounds}:
+        for p in players:
+            act p: place | take | bump | draw_one | rest
+    end game
+
+action draw_one():
+    require count(bag) > 0
+    draw bag -> me.chips
+
+action rest():
+    turn = turn + 1
+
+score: me.points
+"""
+
+INT, BOOL, CHIP, CELL, PLAYER = "int", "bool", "chip", "cell", "player"
+_CMP = ["<", "<=", "==", "!=", ">", ">="]
+
+
+class ProgramGen:
+    """One random program: `text()`. Scopes map names to types (INT, CHIP, CELL, PLAYER)."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+        self.n = 0
+        self.int_defs: list[str] = []          # fN(a: int, b: int) -> int
+        self.bool_defs: list[str] = []         # gN(c: Cell, a: int) -> bool
+        self.player_defs: list[str] = []       # hN(p: Player, a: int) -> int, the hook bonus
+
+    def fresh(self, base: str) -> str:
+        self.n += 1
+        return f"{base}{self.n}"
+
+    def pick(self, xs):
+        return xs[self.rng.randrange(len(xs))]
+
+    def names(self, scope: dict, t: str) -> list[str]:
+        return [n for n, ty in scope.items() if ty == t]
+
+    # ------------------------------------------------------------------ expressions
+
+    def int_expr(self, scope: dict, depth: int) -> str:
+        r = self.rng
+        if depth <= 0 or r.random() < 0.25:
+            return self._int_leaf(scope)
+        d = depth - 1
+        k = r.randrange(17)
+        a = lambda: self.int_expr(scope, d)          # noqa: E731
+        if k == 0:
+            return f"({a()} + {a()})"
+        if k == 1:
+            return f"({a()} - {a()})"
+        if k == 2:
+            return f"({a()} * {a()})"
+        if k == 3:
+            return f"({a()} / (abs({a()}) + 1))"
+        if k == 4:
+            return f"({a()} % (abs({a()}) + 1))"
+        if k == 5:
+            return f"({a()} if {self.bool_expr(scope, d)} else {a()})"
+        if k == 6:
+            return f"{self.pick(['max', 'min'])}([{a()}, {a()}])"
+        if k == 7:
+            x = self.fresh("x")
+            inner = dict(scope, **{x: CHIP})
+            pile = self._pile(scope)
+            if r.random() < 0.5:
+                return f"count({x} for {x} in {pile} where {self.bool_expr(inner, d)})"
+            return f"sum({x}.value for {x} in {pile} where {self.bool_expr(inner, d)})"
+        if k == 8 and self.names(scope, CELL):
+            c = self.pick(self.names(scope, CELL))
+            n = self.fresh("n")
+            return f"count({n} for {n} in adjacent({c}) where board[{n}] {self.pick(['==', '!='])} none)"
+        if k == 9:
+            e = self.fresh("e")
+            return f"count({e} for {e} in cells(board) where {self._cell_test(dict(scope, **{e: CELL}), e, d)})"
+        if k == 10:
+            return f"at({a()}, {a()})"
+        if k == 11 and self.int_defs:
+            return f"{self.pick(self.int_defs)}({a()}, {a()})"
+        if k == 12 and self.player_defs and self.names(scope, PLAYER):
+            return f"{self.pick(self.player_defs)}({self.pick(self.names(scope, PLAYER))}, {a()})"
+        if k == 13:
+            s = self.fresh("s")
+            inner = dict(scope, **{s: "step"})
+            return f"sum({s}.{self.pick(['dr', 'dc'])} * {self.int_expr(inner, d)} for {s} in Step)"
+        if k == 14:
+            i = self.fresh("i")
+            inner = dict(scope, **{i: INT})
+            return f"sum(SIZES[{i}] for {i} in range(0, 4) where {self.bool_expr(inner, d)})"
+        if k == 15:
+            v = self.fresh("v")
+            inner = dict(scope, **{v: "colour"})
+            return f"count({v} for {v} in values(Colour) where {self.bool_expr(inner, d)})"
+        if k == 16:
+            return f"SIZES[abs({a()}) % 4]"
+        return self._int_leaf(scope)
+
+    def _int_leaf(self, scope: dict) -> str:
+        r = self.rng
+        opts = [str(r.randrange(-2, 7)), "counter", "turn"]
+        opts += self.names(scope, INT) * 3
+        opts += [f"{t}.value" for t in self.names(scope, CHIP)] * 2
+        opts += [f"ordinal({t}.colour)" for t in self.names(scope, CHIP)]
+        opts += [f"{c}.{self.pick(['row', 'col'])}" for c in self.names(scope, CELL)] * 2
+        opts += [f"{p}.points" for p in self.names(scope, PLAYER)]
+        opts += [f"count({p}.chips)" for p in self.names(scope, PLAYER)]
+        opts += [f"{s}.{self.pick(['dr', 'dc'])}" for s in self.names(scope, "step")] * 2
+        opts += [f"ordinal({v})" for v in self.names(scope, "colour")]
+        return self.pick(opts)
+
+    def _pile(self, scope: dict) -> str:
+        players = self.names(scope, PLAYER)
+        return f"{self.pick(players)}.chips" if players else "player(1).chips"
+
+    def _cell_test(self, scope: dict, c: str, depth: int) -> str:
+        k = self.rng.randrange(4)
+        if k == 0:
+            return f"board[{c}] == none"
+        if k == 1:
+            return f"board[{c}] != none and board[{c}].colour == {self.pick(['red', 'green', 'blue'])}"
+        if k == 2:
+            return f"at({c}.row, {c}.col) {self.pick(_CMP)} {self.int_expr(scope, depth)}"
+        return self.bool_expr(scope, depth)
+
+    def bool_expr(self, scope: dict, depth: int) -> str:
+        r = self.rng
+        d = max(depth - 1, 0)
+        k = r.randrange(14) if depth > 0 else 0
+        if k <= 2:
+            return f"{self.int_expr(scope, d)} {self.pick(_CMP)} {self.int_expr(scope, d)}"
+        if k == 3:
+            return f"not ({self.bool_expr(scope, d)})"
+        if k == 4:
+            return f"({self.bool_expr(scope, d)} {self.pick(['and', 'or'])} {self.bool_expr(scope, d)})"
+        if k == 5:
+            x = self.fresh("x")
+            inner = dict(scope, **{x: CHIP})
+            q = self.pick(["any", "all"])
+            return f"{q}({self.bool_expr(inner, d)} for {x} in {self._pile(scope)})"
+        if k == 6 and self.names(scope, CELL):
+            c = self.pick(self.names(scope, CELL))
+            s = self.fresh("s")
+            inner = dict(scope, **{s: "step"})
+            return f"any(at({c}.row + {s}.dr, {c}.col + {s}.dc) > {self.int_expr(inner, d)} for {s} in Step)"
+        if k == 7 and self.names(scope, CELL):
+            return self._cell_test(scope, self.pick(self.names(scope, CELL)), d)
+        if k == 8 and self.names(scope, CHIP):
+            t = self.pick(self.names(scope, CHIP))
+            return f"{t}.colour {self.pick(['==', '!='])} {self.pick(['red', 'green', 'blue'])}"
+        if k == 9 and self.bool_defs and self.names(scope, CELL):
+            return f"{self.pick(self.bool_defs)}({self.pick(self.names(scope, CELL))}, {self.int_expr(scope, d)})"
+        if k == 10:
+            return self._made_cell(scope, d)
+        if k == 11:
+            v = self.fresh("v")
+            inner = dict(scope, **{v: "colour"})
+            return f"{self.pick(['any', 'all'])}({self.bool_expr(inner, d)} for {v} in values(Colour))"
+        if k == 12:
+            e = self.fresh("e")
+            inner = dict(scope, **{e: CELL})
+            return f"any({self._cell_test(inner, e, d)} for {e} in cells(board))"
+        if k == 13 and self.names(scope, CHIP):
+            t = self.pick(self.names(scope, CHIP))
+            return f"{t} {self.pick(['in', 'not in'])} {self._pile(scope)}"
+        return f"{self.int_expr(scope, d)} {self.pick(_CMP)} {self.int_expr(scope, d)}"
+
+    def _made_cell(self, scope: dict, depth: int) -> str:
+        """A cell made from two numbers, after tests of its bounds: all four (the cell test is
+        dropped), some of them (it stays), or rarely none (the cell may be off the grid)."""
+        r, c = self.int_expr(scope, depth), self.int_expr(scope, depth)
+        if scope and self.rng.random() < 0.7:        # names, so that the facts hold for them
+            r = self.pick(self.names(scope, INT) or [r])
+            c = self.pick(self.names(scope, INT) or [c])
+        tests = [(r, ">=", "0"), (r, "<", "ROWS"), (c, ">=", "0"), (c, "<", "COLS")]
+        self.rng.shuffle(tests)
+        keep = len(tests) if self.rng.random() < 0.6 else self.rng.randrange(0, 4)
+        if keep == 0 and self.rng.random() < 0.7:
+            keep = 4
+        body = f"board[cell({r}, {c})] {self.pick(['==', '!='])} none"
+        if keep == 0:
+            return body
+        if self.rng.random() < 0.5:
+            return f"({' and '.join(f'{a} {op} {b}' for a, op, b in tests[:keep])} and {body})"
+        neg = {">=": "<", "<": ">="}
+        return f"({' or '.join(f'{a} {neg[op]} {b}' for a, op, b in tests[:keep])} or {body})"
+
+    # ------------------------------------------------------------------ declarations
+
+    def defs(self) -> list[str]:
+        out = []
+        for _ in range(self.rng.randrange(1, 4)):
+            name = self.fresh("f")
+            scope = {"a": INT, "b": INT}
+            out.append(f"def {name}(a: int, b: int) -> int = {self.int_expr(scope, 3)}")
+            self.int_defs.append(name)
+        for _ in range(self.rng.randrange(1, 3)):
+            name = self.fresh("g")
+            scope = {"c": CELL, "a": INT}
+            lines = [f"def {name}(c: Cell, a: int) -> bool:"]
+            for j in range(self.rng.randrange(1, 3)):
+                kw = "if" if j == 0 else "elif"
+                lines.append(f"    {kw} {self.bool_expr(scope, 2)}:")
+                lines.append(f"        return {self.bool_expr(scope, 2)}")
+            lines.append(f"    return {self.bool_expr(scope, 2)}")
+            out.append("\n".join(lines))
+            self.bool_defs.append(name)
+        name = self.fresh("h")
+        scope = {"p": PLAYER, "a": INT}
+        out.append(f"def {name}(p: Player, a: int) -> int:\n    let y = {self.int_expr(scope, 2)}\n"
+                   f"    return {self.int_expr(dict(scope, y=INT), 2)}")
+        self.player_defs.append(name)
+        scope = {"p": PLAYER, "k": INT}
+        out.append(f"hook bonus(p: Player, k: int) -> int = {self.int_expr(scope, 2)}")
+        for _ in range(self.rng.randrange(0, 3)):
+            op = self.pick(["=", "+=", "-="])
+            out.append(f"modifier bonus(p, k) {op} {self.int_expr(scope, 1)} when {self.bool_expr(scope, 2)}")
+        self.player_defs.append("bonus")
+        return out
+
+    def actions(self) -> list[str]:
+        me = {"me": PLAYER}
+        out = []
+        scope = dict(me, t=CHIP, c=CELL)
+        where = f" where {self.bool_expr(dict(me, t=CHIP), 2)}" if self.rng.random() < 0.4 else ""
+        lines = [f"action place(t in me.chips{where}, c in cells(board)):", "    require board[c] == none"]
+        lines += [f"    require {self.bool_expr(scope, 3)}" for _ in range(self.rng.randrange(0, 3))]
+        lines += ["    move t from me.chips -> board[c]",
+                  f"    me.points = (me.points + {self.int_expr(scope, 2)}) % 50"]
+        out.append("\n".join(lines))
+        scope = dict(me, c=CELL)
+        lines = ["action take(c in cells(board)):", "    require board[c] != none"]
+        lines += [f"    require {self.bool_expr(scope, 3)}" for _ in range(self.rng.randrange(0, 3))]
+        lines += ["    move board[c] -> me.chips"]
+        out.append("\n".join(lines))
+        scope = dict(me, k=INT)
+        lines = ["action bump(k in range(0, 4)):"]
+        lines += [f"    require {self.bool_expr(scope, 3)}" for _ in range(self.rng.randrange(1, 3))]
+        lines += [f"    counter = (counter + {self.int_expr(scope, 2)}) % 7"]
+        if self.rng.random() < 0.6:
+            inner = dict(scope, j=INT)
+            lines += [f"    choose j in range(0, 4) where {self.bool_expr(inner, 2)}, optional:",
+                      f"        me.points = (me.points + j + {self.int_expr(inner, 1)}) % 50"]
+        out.append("\n".join(lines))
+        return out
+
+    def text(self) -> str:
+        parts = [SKELETON] + self.defs() + self.actions() + [FLOW.format(rounds=self.rng.randrange(3, 9))]
+        return "\n\n".join(parts) + "\n"
+
+
+def make_program(rng: random.Random) -> str:
+    return ProgramGen(rng).text()
+
+
+@dataclass
+class CaseResult:
+    kind: str     # agree, differ, uncompilable (checks clean, does not compile), invalid (our bug)
+    detail: str
+    rules: str
+
+
+def run_case(text: str, work: Path, games: int = 3, seed: int = 0) -> CaseResult:
+    """Check the rules and crosscheck them."""
+    from regola.diagnostics import RulesError
+    from regola.loader import check_rules
+    from .crosscheck import crosscheck
+    d = work / "rewrites"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "game.regola").write_text(text, encoding="utf-8")
+    res = check_rules(str(d))
+    if res.errors:
+        return CaseResult("invalid", "\n".join(str(x) for x in res.errors), text)
+    try:
+        rep = crosscheck(str(d), games=games, seed=seed, max_moves=300)
+    except RulesError as e:                 # checked clean, yet one compilation refuses it
+        return CaseResult("uncompilable", "\n".join(str(x) for x in e.diagnostics), text)
+    if rep.agree:
+        return CaseResult("agree", rep.summary(), text)
+    return CaseResult("differ", rep.summary(), text)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m regola.tools.fuzz_rewrites", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cases", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--games", type=int, default=3, help="games crosschecked per case (default 3)")
+    ap.add_argument("--out", default="fuzz-rewrites-failures", help="where failing cases are saved")
+    args = ap.parse_args(argv)
+    counts = {"agree": 0, "differ": 0, "uncompilable": 0, "invalid": 0}
+    t0 = time.perf_counter()
+    out = Path(args.out)
+    with tempfile.TemporaryDirectory(prefix="regola-rewrites-") as tmp:
+        for i in range(args.cases):
+            text = make_program(random.Random(f"{args.seed}:{i}"))
+            res = run_case(text, Path(tmp) / str(i), args.games, seed=i)
+            counts[res.kind] += 1
+            if res.kind != "agree":
+                out.mkdir(parents=True, exist_ok=True)
+                case = out / f"case-{args.seed}-{i}"
+                case.mkdir(exist_ok=True)
+                (case / "game.regola").write_text(res.rules, encoding="utf-8")
+                (case / "what.txt").write_text(f"{res.kind}\n{res.detail}\n", encoding="utf-8")
+                print(f"\ncase {i}: {res.kind}: saved in {case}\n{res.detail}", file=sys.stderr)
+            if sys.stderr.isatty():
+                sys.stderr.write(f"\r{i + 1}/{args.cases} cases, {counts['differ']} differences, "
+                                 f"{counts['invalid']} invalid ")
+                sys.stderr.flush()
+    if sys.stderr.isatty():
+        sys.stderr.write("\n")
+    print(f"{args.cases} cases in {time.perf_counter() - t0:.0f} s: {counts['agree']} agree, "
+          f"{counts['differ']} differ, {counts['uncompilable']} check clean but do not compile, "
+          f"{counts['invalid']} invalid (a bug of this generator)")
+    return 0 if counts["agree"] == args.cases else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
