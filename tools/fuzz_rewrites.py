@@ -15,7 +15,9 @@ random in their requires, filters, defs, a hook's modifiers and a choice:
 - grid cells made after tests of their bounds, complete or not (the dropped cell tests),
   and now and then a cell that may fall outside the grid (a rules error both must meet);
 - expressions of nothing a loop changes (remembered loop invariants), short constant loops
-  (unrolled, constants folded), divisions and remainders.
+  (unrolled, constants folded), divisions and remainders;
+- effects with if/elif/else, a loop with a filter and a while loop, whose tests are written
+  out as statements.
 
 A case whose rules do not check is a bug of this generator (it says so); a difference between
 the compilations, or rules that check clean and do not compile, is a bug of the code
@@ -319,6 +321,7 @@ class ProgramGen:
         lines = ["action take(c in cells(board)):", "    require board[c] != none"]
         lines += [f"    require {self.bool_expr(scope, 3)}" for _ in range(self.rng.randrange(0, 3))]
         lines += ["    move board[c] -> me.chips"]
+        lines += self._statements(scope)
         out.append("\n".join(lines))
         scope = dict(me, k=INT)
         lines = ["action bump(k in range(0, 4)):"]
@@ -330,6 +333,27 @@ class ProgramGen:
                       f"        me.points = (me.points + j + {self.int_expr(inner, 1)}) % 50"]
         out.append("\n".join(lines))
         return out
+
+    def _statements(self, scope: dict) -> list[str]:
+        """Effects whose tests are written out as statements (if/elif, a loop's filter, a
+        while's test run again each round)."""
+        r = self.rng
+        lines = []
+        if r.random() < 0.7:
+            lines += [f"    if {self.bool_expr(scope, 2)}:",
+                      f"        me.points = (me.points + {self.int_expr(scope, 1)}) % 50"]
+            if r.random() < 0.5:
+                lines += [f"    elif {self.bool_expr(scope, 2)}:", "        counter = (counter + 1) % 7"]
+            if r.random() < 0.5:
+                lines += ["    else:", f"        turn = turn + {r.randrange(0, 3)}"]
+        if r.random() < 0.6:
+            e = self.fresh("e")
+            inner = dict(scope, **{e: CELL})
+            lines += [f"    for {e} in cells(board) where {self._cell_test(inner, e, 2)}:",
+                      f"        me.points = (me.points + {self.int_expr(inner, 1)}) % 50"]
+        if r.random() < 0.5:          # ends: turn reaches a multiple of 3 within 3 rounds
+            lines += [f"    while turn % 3 != 0 and {self.bool_expr(scope, 2)}:", "        turn = turn + 1"]
+        return lines
 
     def text(self) -> str:
         parts = [SKELETON] + self.defs() + self.actions() + [FLOW.format(rounds=self.rng.randrange(3, 9))]
