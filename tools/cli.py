@@ -34,6 +34,15 @@ def whole_number(text: str) -> int:
         raise argparse.ArgumentTypeError(f"'{text}' is not a whole number") from None
 
 
+def add_game_arguments(parser) -> None:
+    """The arguments naming one configuration of a game: RULES, --players, --with, --option."""
+    parser.add_argument("rules", help="a bundled game (e.g. lungarno) or a path")
+    parser.add_argument("--players", type=whole_number, default=None)
+    parser.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
+    parser.add_argument("--option", action="append", metavar="NAME=VALUE",
+                        help="set a game option (or a constant)")
+
+
 def _split(values) -> list[str]:
     out = []
     for v in values or []:

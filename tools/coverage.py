@@ -156,14 +156,11 @@ def cmd_coverage(args) -> int:
 
 
 def register(sub) -> None:
-    from .cli import positive_int, whole_number
+    from .cli import add_game_arguments, positive_int, whole_number
     c = sub.add_parser("coverage", help="rulebook headings cited, and what of the rules ran in simulated games")
-    c.add_argument("rules", help="a bundled game (e.g. lungarno) or a path")
+    add_game_arguments(c)
     c.add_argument("--rulebook", required=True, metavar="FILE", help="the rulebook as a text file")
     c.add_argument("--games", type=positive_int, default=100, help="games to play (default 100)")
-    c.add_argument("--players", type=whole_number, default=None)
-    c.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
-    c.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (or a constant)")
     c.add_argument("--seed", type=whole_number, default=0)
     c.add_argument("--bots", action="append", help="bots, one for all or one per player (default random)")
     c.add_argument("--max-moves", type=positive_int, default=100_000, metavar="N",

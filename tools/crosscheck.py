@@ -316,13 +316,10 @@ def _short(text: str, limit: int = 600) -> str:
 # --------------------------------------------------------------------- the command
 
 def register(sub) -> None:
-    from .cli import positive_int, whole_number
+    from .cli import add_game_arguments, positive_int, whole_number
     c = sub.add_parser("crosscheck", help="play a game's optimised and plain compilations side by side "
                                           "(finds a bug of the code generator in these rules)")
-    c.add_argument("rules", help="a bundled game (e.g. lungarno) or a path")
-    c.add_argument("--players", type=whole_number, default=None)
-    c.add_argument("--with", dest="with_", action="append", help="optional modules, comma separated")
-    c.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (or a constant)")
+    add_game_arguments(c)
     c.add_argument("--games", type=positive_int, default=20, help="games to play (default 20)")
     c.add_argument("--seed", type=whole_number, default=0, help="the first game's seed (default 0)")
     c.add_argument("--max-moves", type=positive_int, default=MAX_MOVES, metavar="N",
