@@ -102,12 +102,13 @@ action rest():
 score: me.points
 """
 
-INT, BOOL, CHIP, CELL, PLAYER = "int", "bool", "chip", "cell", "player"
+INT, CHIP, CELL, PLAYER = "int", "chip", "cell", "player"
 _CMP = ["<", "<=", "==", "!=", ">", ">="]
 
 
 class ProgramGen:
-    """One random program: `text()`. Scopes map names to types (INT, CHIP, CELL, PLAYER)."""
+    """One random program: `text()`. Scopes map names to types (INT, CHIP, CELL, PLAYER, and
+    "step" and "colour" for the variables of loops over Step and Colour)."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
