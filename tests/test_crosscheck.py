@@ -53,6 +53,12 @@ def test_the_plain_compilation_leaves_out_the_rewrites():
     for marker in (":=", "MV0 = ", "_q_"):          # inlined defs, move tables, quantifiers as loops
         assert marker in fast.source and marker not in plain.source
     assert "any(" in plain.source and "any(" not in fast.source
+    # a payment check lists every way in the plain compilation: none of the quick answers
+    fast = load_game(str(RULES / "lions-of-lydia"), players=3)
+    plain = load_game(str(RULES / "lions-of-lydia"), players=3, optimise=False)
+    pay = plain.source[plain.source.index("def PAY_wild"):plain.source.index("def SPEND_wild")]
+    assert "ways = _payments(groups, values, False)" in pay and "if check_only:" not in pay
+    assert "if check_only and q > cap: return False" in fast.source
 
 
 @pytest.fixture

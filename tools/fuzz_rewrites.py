@@ -17,7 +17,9 @@ random in their requires, filters, defs, a hook's modifiers and a choice:
 - expressions of nothing a loop changes (remembered loop invariants), short constant loops
   (unrolled, constants folded), divisions and remainders;
 - effects with if/elif/else, a loop with a filter and a while loop, whose tests are written
-  out as statements.
+  out as statements;
+- a payment with random sources and conditions, checked (`affordable`) and spent (the quick
+  answers of a check against every way listed).
 
 A case whose rules do not check is a bug of this generator (it says so); a difference between
 the compilations, or rules that check clean and do not compile, is a bug of the code
@@ -70,6 +72,8 @@ grid board of Chip:
 per player:
     chips: pile of Chip
     points: int
+    gems: map Colour to int, clamp 0..9
+    coins: int, clamp 0..9
 
 global:
     bag: stack of Chip
@@ -80,6 +84,9 @@ setup:
     fill bag with [r1, r1, g2, g2, b3, b3, r4, r4]
     for p in players:
         fill p.chips with [r1, r1, g2, b3]
+        p.gems[red] = 2
+        p.gems[green] = 1
+        p.coins = 2
 
 def at(r: int, c: int) -> int =
     0 if r < 0 or r >= ROWS or c < 0 or c >= COLS or board[cell(r, c)] == none else board[cell(r, c)].value
@@ -89,7 +96,7 @@ FLOW = """
 flow:
     repeat {rounds}:
         for p in players:
-            act p: place | take | bump | draw_one | rest
+            act p: place | take | bump | draw_one | rest | trade
     end game
 
 action draw_one():
@@ -356,8 +363,34 @@ class ProgramGen:
             lines += [f"    while turn % 3 != 0 and {self.bool_expr(scope, 2)}:", "        turn = turn + 1"]
         return lines
 
+    def payment(self) -> list[str]:
+        """A payment of Colour units from the gems and the coins, under random conditions, and
+        an action that pays one of three random costs with it (the quick answers of a check
+        against every way listed, and the choice of a way when there are several)."""
+        r = self.rng
+        colours = ["red", "green", "blue"]
+        costs = ", ".join("[" + ", ".join(self.pick(colours) for _ in range(r.randrange(1, 5))) + "]"
+                          for _ in range(3))
+        pays = ["    pay u from me.gems[u]"]
+        for _ in range(r.randrange(1, 3)):
+            source = self.pick(["me.coins", f"me.gems[{self.pick(colours)}]"])
+            where = f" where u {self.pick(['==', '!='])} {self.pick(colours)}" if r.random() < 0.5 else ""
+            when = f" when me.points {self.pick(_CMP)} {r.randrange(0, 20)}" if r.random() < 0.4 else ""
+            pays.append(f"    pay u from {source}{where}{when}")
+        r.shuffle(pays)
+        scope = {"me": PLAYER, "k": INT}
+        return [f"const COSTS = [{costs}]",
+                "payment wild of Colour:\n" + "\n".join(pays),
+                "action trade(k in range(0, 3)):\n"
+                "    require affordable(COSTS[k], wild)\n"
+                f"    require {self.bool_expr(scope, 2)}\n"
+                "    spend COSTS[k] with wild\n"
+                f"    me.gems[{self.pick(colours)}] += {r.randrange(1, 4)}\n"
+                f"    me.coins += {r.randrange(0, 3)}"]
+
     def text(self) -> str:
-        parts = [SKELETON] + self.defs() + self.actions() + [FLOW.format(rounds=self.rng.randrange(3, 9))]
+        parts = [SKELETON] + self.defs() + self.actions() + self.payment() + \
+            [FLOW.format(rounds=self.rng.randrange(3, 9))]
         return "\n\n".join(parts) + "\n"
 
 

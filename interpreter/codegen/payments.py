@@ -27,6 +27,9 @@ class PaymentCompiler:
         for vi, k in pi.counters:
             vals.append(f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else ""))
         lines.add(1, f"values = [{', '.join(vals)}]")
+        if not self.optimise:
+            self._plain_payment(pi, lines)
+            return
         # whether a cost can be paid: the quick answers before any group is built
         lines.add(1, "if check_only:")
         lines.add(2, "if len(cost) > sum(values): return False")
@@ -40,6 +43,15 @@ class PaymentCompiler:
         # the groups: per kind of unit, how many and the counters that may pay for them. A
         # group needing more than those counters hold together cannot be paid, whatever the
         # others do: a check answers False at once (most failed checks end here)
+        self._groups(pi, lines)
+        lines.add(2, "if check_only and q > cap: return False")
+        lines.add(2, "groups.append((q, src))")
+        lines.add(1, f"return _payments(groups, values, check_only{', True' if first_ways else ''})")
+        self._spend_function(pi, lines)
+
+    def _groups(self, pi, lines):
+        """The groups of a cost: per kind of unit, how many and the counters that may pay."""
+        eg = self.eg
         lines.add(1, "groups = []")
         lines.add(1, "for l_u, q in _tally(cost):")
         lines.add(2, "src = []; cap = 0")
@@ -52,9 +64,17 @@ class PaymentCompiler:
             lines.add(2, f"if {test}:", r.rule.span)
             lines.add(3, f"_i = {idx}")
             lines.add(3, "if _i not in src: src.append(_i); cap += values[_i]")
-        lines.add(2, "if check_only and q > cap: return False")
+
+    def _plain_payment(self, pi, lines):
+        """The plain compilation's PAY_ (ProgramCompiler(optimise=False)): every way is listed,
+        and a check asks whether there is one; none of the quick answers."""
+        self._groups(pi, lines)
         lines.add(2, "groups.append((q, src))")
-        lines.add(1, f"return _payments(groups, values, check_only{', True' if first_ways else ''})")
+        lines.add(1, "ways = _payments(groups, values, False)")
+        lines.add(1, "return bool(ways) if check_only else ways")
+        self._spend_function(pi, lines)
+
+    def _spend_function(self, pi, lines):
         lines.add(0, f"def SPEND_{pi.name}(V, me, spend):", pi.decl.span)
         for j, (vi, k) in enumerate(pi.counters):
             cell = f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else "")
