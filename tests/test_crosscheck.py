@@ -59,6 +59,11 @@ def test_the_plain_compilation_leaves_out_the_rewrites():
     pay = plain.source[plain.source.index("def PAY_wild"):plain.source.index("def SPEND_wild")]
     assert "ways = _payments(groups, values, False)" in pay and "if check_only:" not in pay
     assert "if check_only and q > cap: return False" in fast.source
+    # an expensive test of one parameter is asked each time, not remembered per value
+    fast = load_game(str(RULES / "lorenzo-il-magnifico"), players=4, modules=["advanced", "leaders"])
+    plain = load_game(str(RULES / "lorenzo-il-magnifico"), players=4, modules=["advanced", "leaders"],
+                      optimise=False)
+    assert "_seen" in fast.source and "_seen" not in plain.source
 
 
 @pytest.fixture

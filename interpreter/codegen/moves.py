@@ -127,7 +127,8 @@ class MoveCompiler:
                 lazy[ti] = lv - 1
                 tests[ti] = (inner, test, span, False)
         for ti in lazy:
-            lines.add(1, f"_seen{ti} = {{}}")
+            if self.optimise:
+                lines.add(1, f"_seen{ti} = {{}}")
 
         low = self.lowerer
 
@@ -184,7 +185,7 @@ class MoveCompiler:
             ind += 1
             for ti in inner_tests:
                 lv, test, span, _ = tests[ti]
-                if ti in lazy:
+                if ti in lazy and self.optimise:        # (the plain compilation asks it each time)
                     key = f"l_{pnames[lazy[ti]]}"
                     lines.add(ind, f"_r = _seen{ti}.get({key})", span)
                     lines.add(ind, "if _r is None:", span)

@@ -56,8 +56,9 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         """`optimise=False` makes the plain compilation: the same units, sites and tests,
         without what only makes them faster (defs and hooks inlined, quantifiers written out
         as loops, piles walked by kind, move tables, constant loops unrolled and folded, cell
-        tests dropped, slots read once, loop invariants remembered, the quick answers of a
-        payment check: it lists every way and asks whether there is one). It is the reference
+        tests dropped, slots read once, loop invariants remembered, an expensive test of a
+        parameter remembered per value, the quick answers of a payment check: it lists every
+        way and asks whether there is one). It is the reference
         `regola crosscheck` plays the optimised compilation against. The blocks of resumable
         units are fused alike in both: they are the frames a saved state holds."""
         self.p = prog
