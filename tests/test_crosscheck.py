@@ -174,3 +174,24 @@ def test_an_engine_error_in_one_compilation_is_a_difference_not_a_traceback(priv
     dv = rep.divergence
     assert dv is not None and dv.what == "setting up: an error of the engine, not of the rules"
     assert dv.optimised.startswith("NameError: ") and "_nowhere" in dv.optimised and dv.plain == "ok"
+
+
+def test_a_plain_compilation_that_cannot_be_made_is_said_not_compared(private_ttt, monkeypatch, capsys):
+    import regola.tools.crosscheck as cc
+    from regola.ast import Span
+    from regola.diagnostics import Diagnostic, RulesError
+    real = cc.load_game
+
+    def plain_past_a_limit(*args, optimise=True, **kw):
+        if not optimise:
+            at = Span(file="game.regola", line=3, col=5, end_line=3, end_col=9)
+            raise RulesError([Diagnostic("E998", at, "the compiled rules nest deeper than Python allows")])
+        return real(*args, **kw)
+
+    monkeypatch.setattr(cc, "load_game", plain_past_a_limit)
+    rep = crosscheck(str(private_ttt), games=2)
+    assert not rep.agree and rep.divergence is None and rep.games == 0
+    assert "nothing compared, the plain compilation cannot be made" in rep.summary()
+    assert "nest deeper than Python allows" in rep.summary()
+    assert cli.main(["crosscheck", str(private_ttt), "--json"]) == 2
+    assert "nest deeper" in json.loads(capsys.readouterr().out)["plain_error"]

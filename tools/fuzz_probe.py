@@ -83,7 +83,7 @@ def _drive(path, players, modules, seed, steps):
 def _crosscheck(path, players, modules, seed, steps):
     from .crosscheck import crosscheck
     rep = crosscheck(path, players, modules, games=1, seed=seed, max_moves=steps)
-    if rep.divergence is not None:
+    if rep.divergence is not None:          # (no plain compilation, rep.plain_error: nothing to compare)
         raise Mismatch("the optimised and the plain compilation differ: "
                        + rep.divergence.text().replace("\n", " "))
 

@@ -400,7 +400,7 @@ def make_program(rng: random.Random) -> str:
 
 @dataclass
 class CaseResult:
-    kind: str     # agree, differ, uncompilable (checks clean, does not compile), invalid (our bug)
+    kind: str     # agree, differ, uncompilable (checks clean, does not compile), no-plain, invalid (our bug)
     detail: str
     rules: str
 
@@ -420,6 +420,8 @@ def run_case(text: str, work: Path, games: int = 3, seed: int = 0) -> CaseResult
         rep = crosscheck(str(d), games=games, seed=seed, max_moves=300)
     except RulesError as e:                 # checked clean, yet one compilation refuses it
         return CaseResult("uncompilable", "\n".join(str(x) for x in e.diagnostics), text)
+    if rep.plain_error is not None:
+        return CaseResult("no-plain", rep.summary(), text)
     if rep.agree:
         return CaseResult("agree", rep.summary(), text)
     return CaseResult("differ", rep.summary(), text)
@@ -432,7 +434,7 @@ def main(argv=None) -> int:
     ap.add_argument("--games", type=int, default=3, help="games crosschecked per case (default 3)")
     ap.add_argument("--out", default="fuzz-rewrites-failures", help="where failing cases are saved")
     args = ap.parse_args(argv)
-    counts = {"agree": 0, "differ": 0, "uncompilable": 0, "invalid": 0}
+    counts = {"agree": 0, "differ": 0, "uncompilable": 0, "no-plain": 0, "invalid": 0}
     t0 = time.perf_counter()
     out = Path(args.out)
     with tempfile.TemporaryDirectory(prefix="regola-rewrites-") as tmp:
@@ -455,6 +457,7 @@ def main(argv=None) -> int:
         sys.stderr.write("\n")
     print(f"{args.cases} cases in {time.perf_counter() - t0:.0f} s: {counts['agree']} agree, "
           f"{counts['differ']} differ, {counts['uncompilable']} check clean but do not compile, "
+          f"{counts['no-plain']} past a limit of Python's only in the plain compilation, "
           f"{counts['invalid']} invalid (a bug of this generator)")
     return 0 if counts["agree"] == args.cases else 1
 
