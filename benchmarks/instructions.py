@@ -41,12 +41,16 @@ DEFAULT_COUNT = {"lungarno": 20, "lions-of-lydia": 10, "lorenzo-il-magnifico": 4
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
-def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -> tuple[int, dict]:
-    """(instructions, the play answer) of one worker run: load g, play `games` games from seed."""
+def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int,
+                  counted: bool = True) -> tuple[int, dict]:
+    """(instructions, the play answer) of one worker run: load g, play `games` games from seed.
+    Not `counted`: the same run without valgrind (instructions 0), to warm the caches up."""
     with tempfile.TemporaryDirectory(prefix="regola-instr-") as tmp:
         log = Path(tmp) / "callgrind.log"
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", f"--log-file={log}",
                sys.executable, str(Path(__file__).resolve()), "--worker", str(co.root)]
+        if not counted:
+            cmd = cmd[4:]
         env = dict(os.environ, PYTHONHASHSEED="0")
         last_error = "?"
         for rules, _note in rules_candidates(g, co, other):
@@ -61,6 +65,8 @@ def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: 
             if len(answers) < 2 or not answers[1].get("ok"):
                 last_error = answers[1].get("error", "?") if len(answers) > 1 else r.stderr.strip()[-300:]
                 continue
+            if not counted:
+                return 0, answers[2] if len(answers) > 2 else {}
             m = _COLLECTED.search(log.read_text(errors="replace")) if log.exists() else None
             if m is None:
                 raise CompareError(f"{co.role}: callgrind printed no count (see: {' '.join(cmd)})")
@@ -72,11 +78,18 @@ def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: 
 
 def measure(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -> dict:
     """Per game of the `games` games after the first: the run that plays only the first game
-    (and so loads, warms up and collects garbage as the other does) is subtracted."""
+    (and so loads, warms up and collects garbage as the other does) is subtracted. A run
+    without valgrind first writes what the two counted ones would otherwise both race to
+    write (the checkout's `__pycache__`, the grammar's parser tables): in a fresh checkout
+    that work, counted in one run and not the other, outweighed a game of Tic-tac-toe."""
+    callgrind_run(co, other, g, 1, seed, counted=False)
     with ThreadPoolExecutor(2) as pool:            # valgrind runs one thread: use both cores
         full = pool.submit(callgrind_run, co, other, g, games + 1, seed)
         first = pool.submit(callgrind_run, co, other, g, 1, seed)
         (n_full, play), (n_first, play1) = full.result(), first.result()
+    if n_full <= n_first:
+        raise CompareError(f"{g.text} in {co.role}: {games + 1} games counted no more instructions than 1 "
+                           f"({n_full:,} against {n_first:,}); too few games to measure: raise --count")
     per_game = (n_full - n_first) / games
     decisions = play["decisions"] - play1["decisions"]
     return {"instructions_per_game": per_game, "instructions_per_decision": per_game * games / max(1, decisions),
