@@ -395,3 +395,44 @@ def test_can_asks_a_whole_group_of_actions(tmp_path):
     game.apply(s, game.parse_move(s, "buy(1)"))
     ps = game.observe(s, None)["player_state"]
     assert ps["player(1)"]["asked"] is True and ps["player(2)"]["asked"] is False
+
+
+GUARDED = """
+game guarded:
+    players 2..2
+global:
+    n: int
+flow:
+    repeat 2:
+        for p in players:
+            if can(p, pick):
+                act p: pick | rest
+            else:
+                act p: rest
+action pick(k in range(0, 3)):
+    require any(x == k for x in range(1, 3)), "k must be 1 or 2"
+    require 6 / k > 2, "too small"
+action rest():
+    n = n + 1
+score: n
+"""
+
+
+def test_a_require_guarded_by_an_earlier_one_raises_nothing(tmp_path):
+    """The generator tests the cheap `6 / k > 2` first, which divides by zero for k = 0; the
+    rules test `k` first. Listing again as written, the guard stands: no error, the same
+    moves, in every place that lists them (the decision, legal_moves after a load, can)."""
+    game = load(tmp_path, GUARDED)
+    s = game.new_initial_state(0)
+    assert moves(game, s) == ["pick(1)", "pick(2)", "rest"]
+    fresh = game.load(game.dump(s))
+    fresh.cache = None
+    assert moves(game, fresh) == moves(game, s)
+    with pytest.raises(IllegalMove, match="k must be 1 or 2"):
+        game.apply(s, (0, 0))
+
+
+def test_a_require_that_raises_unguarded_is_a_located_error(tmp_path):
+    game = load(tmp_path, GUARDED.replace('    require any(x == k for x in range(1, 3)), "k must be 1 or 2"\n', ""))
+    with pytest.raises(RulesRuntimeError, match=r"game\.regola:\d+:\d+: division by zero"):
+        game.new_initial_state(0)

@@ -551,8 +551,10 @@ class ExprGen:
         order = list(self.p.actions)      # actions are numbered in this order
         who = self.gen(args[0], env)
         if len(names) == 1:
-            return f"_can(G_can_{order.index(names[0])}, V, {who})"
-        return f"(lambda _w: {' or '.join(f'_can(G_can_{order.index(n)}, V, _w)' for n in names)})({who})"
+            i = order.index(names[0])
+            return f"_can(G_can_{i}, RG_can_{i}, V, {who})"
+        calls = " or ".join(f"_can(G_can_{order.index(n)}, RG_can_{order.index(n)}, V, _w)" for n in names)
+        return f"(lambda _w: {calls})({who})"
 
     def b_player(self, e, args, env):
         k, n = _int_lit(args[0]), self.p.players

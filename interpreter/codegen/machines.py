@@ -333,25 +333,33 @@ class MachineCompiler:
         fn.add(1, "V = S.v; L = F[2]; me = F[3]")
         fn.add(1, f"_p = {who}; out = []", s.span)
         extra_amounts = {}
-        listing = []                 # the lines that list the moves (here and in the block)
+        listing = []                 # (indent, line) that list the moves (here and in the block)
         for j, o in enumerate(extra):
-            listing.append((f"_x{j} = {self.eg.gen(o.amount, env)}", o.span))
+            listing.append((0, f"_x{j} = {self.eg.gen(o.amount, env)}", o.span))
             extra_amounts.setdefault(o.counter, []).append(f"_x{j}")
+        calls = []
         for name in site.actions:
             meta = next(m for m in self.actions if m.name == name)
             gname = f"G_{site.index}_{meta.index}"
             self._generator(gname, meta, extra_amounts)
             args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
-            listing.append((f"{gname}(S, V, _p, out{args})", s.span))
-        for text, span in listing:
-            fn.add(1, text, span)
+            calls.append(f"{{}}{gname}(S, V, _p, out{args})")
+        if calls:
+            # a test that raises in the generators' own order: list again as the rules are
+            # written, which raises only where they do (codegen/moves.py, _generator)
+            listing.append((0, "try:", s.span))
+            listing += [(1, c.format(""), s.span) for c in calls]
+            listing += [(0, "except _TEST_ERRORS:", s.span), (1, "del out[:]", s.span)]
+            listing += [(1, c.format("R"), s.span) for c in calls]
+        for extra_ind, text, span in listing:
+            fn.add(1 + extra_ind, text, span)
         fn.add(1, "return out")
         self._site_funcs.append(fn)
         resume, after = mach.new(), mach.new()
         # the block lists the moves itself (the site's function serves legal_moves after a load)
         mach.emit(f"_p = {who}; _ms = out = []", s.span)
-        for text, span in listing:
-            mach.emit(text, span)
+        for extra_ind, text, span in listing:
+            mach.emit(text, span, extra_ind)
         if optional or else_pass:
             mach.emit(f"if not _ms: return {after}", s.span)
         else:

@@ -57,7 +57,19 @@ class MoveCompiler:
     def _generator(self, gname, meta: ActionMeta, extra_amounts: dict, exists: bool = False):
         """One action's legal moves at one site: nested loops, tests hoisted. With `exists`,
         a function (S, V, me) -> bool that stops at the first legal move, testing in place
-        rather than filtering whole domains up front."""
+        rather than filtering whole domains up front.
+
+        The tests run in an order of their own (the cheap first, each as soon as its
+        parameters are known, some over a whole domain up front). The rules' tests are
+        pure, so the moves are the same, but a test the rules guard by an earlier one
+        (`require k > 0` then `require 6 / k > 1`) may raise here where the rules never
+        evaluate it. So the module also holds `R<gname>`, the reference: the parameters'
+        loops, then each `where`, require and cost in the order the rules give them; a
+        listing that meets an error lists again with the references (machines.py, `_can`),
+        which raise only where the rules as written do. (Where the generator's order meets
+        no error, its moves stand, even if the written order would have met one: see
+        docs/language.md.) The plain compilation has both alike."""
+        self._reference_generator("R" + gname, meta, extra_amounts, exists)
         a = meta.info
         eg = self.eg
         pnames = [prm.name for prm in a.params]
@@ -106,14 +118,7 @@ class MoveCompiler:
             lv = max([level(x) for x in amounts] or [0])
             tests.append((lv, ("cost", counter, amounts, extra_amounts.get(counter, [])), a.decl.span, False))
 
-        def cost_src(test, env_) -> str:
-            """Can the acting player pay the costs of one counter (("cost", counter, amounts, extras))?"""
-            _, counter, amounts, extras = test
-            parts = [f"({eg.gen(x, env_)})" for x in amounts] + list(extras)
-            vs = self.vars[self.slots["." + counter]]
-            if vs.low is None:
-                return "True"
-            return f"V[{vs.slot}][me] - ({' + '.join(parts) or '0'}) >= {vs.low}"
+        cost_src = self._cost_test
 
         # cheap tests first: they are pure, so their order changes only the time taken
         tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]))
@@ -204,6 +209,65 @@ class MoveCompiler:
             lines.add(ind, f"out.append({table}[l_{pnames[0]}])" if n == 1 else f"out.append(_row[l_{pnames[-1]}])")
         else:
             lines.add(ind, f"out.append(({tup},))" if not pnames else f"out.append(({tup}))")
+        self._site_funcs.append(lines)
+
+    def _cost_test(self, test, env) -> str:
+        """Can the acting player pay the costs of one counter (("cost", counter, amounts, extras))?"""
+        _, counter, amounts, extras = test
+        parts = [f"({self.eg.gen(x, env)})" for x in amounts] + list(extras)
+        vs = self.vars[self.slots["." + counter]]
+        if vs.low is None:
+            return "True"
+        return f"V[{vs.slot}][me] - ({' + '.join(parts) or '0'}) >= {vs.low}"
+
+    def _reference_generator(self, gname, meta: ActionMeta, extra_amounts: dict, exists: bool):
+        """The legal moves tested as the rules are written (see _generator): a loop per
+        parameter over its domain, its `where` first thing inside; then the requires in their
+        order; then the costs, per counter in the order the rules first name it (the site's
+        extra costs after). Its tests stay Python expressions (not written out as loops,
+        no def inlined): it runs only after an error, and so nests no deeper than the rules."""
+        eg = self.eg
+        optimise, eg.optimise = eg.optimise, False
+        try:
+            self._write_reference(gname, meta, extra_amounts, exists)
+        finally:
+            eg.optimise = optimise
+
+    def _write_reference(self, gname, meta: ActionMeta, extra_amounts: dict, exists: bool):
+        a = meta.info
+        lines = Lines()
+        extra_args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
+        if exists:
+            lines.add(0, f"def {gname}(S, V, me):", a.decl.span)
+        else:
+            lines.add(0, f"def {gname}(S, V, me, out{extra_args}):", a.decl.span)
+        stop = "return False" if exists else "return"
+        fail = "continue" if a.params else stop
+        low = self.lowerer
+        env: dict = {}
+        ind = 1
+        for prm in a.params:
+            var = f"l_{prm.name}"
+            dom = low.distinct(prm.domain, env, lines, ind)
+            lines.add(ind, f"for {var} in {dom}:", prm.domain.span)
+            env[prm.name] = var
+            ind += 1
+            if prm.cond is not None:
+                low.test(prm.cond, env, lines, ind, "continue")
+        for r in a.requires:
+            low.test(r.cond, env, lines, ind, fail)
+        costs: dict[str, list] = {}
+        for item in a.costs:
+            costs.setdefault(item.counter, []).append(item.amount)
+        for counter in list(costs) + [c for c in extra_amounts if c not in costs]:
+            test = ("cost", counter, costs.get(counter, []), extra_amounts.get(counter, []))
+            lines.add(ind, f"if not ({self._cost_test(test, env)}): {fail}", a.decl.span)
+        tup = ", ".join([str(meta.index)] + [f"l_{prm.name}" for prm in a.params])
+        if exists:
+            lines.add(ind, "return True")
+            lines.add(1, "return False")
+        else:
+            lines.add(ind, f"out.append(({tup},))" if not a.params else f"out.append(({tup}))")
         self._site_funcs.append(lines)
 
     def _move_table(self, meta: ActionMeta):

@@ -97,13 +97,24 @@ def _index(k, n, what):
     return k
 
 
+# what a test of the rules may raise (a division by zero, a cell off the grid, a position past
+# the end of a list...): a legal-move generator that tests in its own order and meets one of
+# these lists the moves again in the order the rules are written (codegen/moves.py)
+TEST_ERRORS = (TypeError, IndexError, KeyError, ValueError, ZeroDivisionError, AttributeError, RulesRuntimeError)
+
+
 def _knows(bits, p):
     return bits == -1 or bool(bits >> p & 1)
 
 
-def _can(exists, V, p):
-    """can(p, ACTION): does the action have a legal move for p? (`exists` stops at the first)"""
-    return exists(None, V, p)
+def _can(exists, reference, V, p):
+    """can(p, ACTION): does the action have a legal move for p? (`exists` stops at the first,
+    testing in its own order; should a test raise, `reference` answers, testing as the rules
+    are written: see codegen/moves.py)"""
+    try:
+        return exists(None, V, p)
+    except TEST_ERRORS:
+        return reference(None, V, p)
 
 
 def _maplit(n, default, pairs):
@@ -316,3 +327,4 @@ HELPERS = {name: obj for name, obj in list(globals().items())
 HELPERS["RulesRuntimeError"] = RulesRuntimeError
 # "not computed yet" for loop-invariant values remembered by generated code (codegen/invariants.py)
 HELPERS["_UNSET"] = object()
+HELPERS["_TEST_ERRORS"] = TEST_ERRORS
