@@ -268,6 +268,7 @@ class MoveCompiler:
             lines.add(1, "return False")
         else:
             lines.add(ind, f"out.append(({tup},))" if not a.params else f"out.append(({tup}))")
+            lines.add(1, "return")        # (a body of its own when folding drops every loop)
         self._site_funcs.append(lines)
 
     def _move_table(self, meta: ActionMeta):
