@@ -50,6 +50,18 @@ _EXPENSIVE = 300
 _MOVE_TABLE_MAX = 20_000
 
 
+def _header(gname, a, extra_amounts: dict, exists: bool) -> Lines:
+    """The first line of a generator: (S, V, me) -> bool with `exists`, else (S, V, me, out,
+    the site's extra costs) appending its moves to out."""
+    lines = Lines()
+    if exists:
+        lines.add(0, f"def {gname}(S, V, me):", a.decl.span)
+    else:
+        extra_args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
+        lines.add(0, f"def {gname}(S, V, me, out{extra_args}):", a.decl.span)
+    return lines
+
+
 class MoveCompiler:
     """Legal-move generators and checks. Uses ProgramCompiler's `p`, `eg`, `lowerer`, `vars`,
     `slots`, `actions` (ActionMeta), `mod` (the generated module) and `_site_funcs`."""
@@ -74,12 +86,7 @@ class MoveCompiler:
         eg = self.eg
         pnames = [prm.name for prm in a.params]
         env = {}
-        lines = Lines()
-        extra_args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
-        if exists:
-            lines.add(0, f"def {gname}(S, V, me):", a.decl.span)
-        else:
-            lines.add(0, f"def {gname}(S, V, me, out{extra_args}):", a.decl.span)
+        lines = _header(gname, a, extra_amounts, exists)
         stop = "return False" if exists else "return"
 
         def level(expr) -> int:
@@ -235,12 +242,7 @@ class MoveCompiler:
 
     def _write_reference(self, gname, meta: ActionMeta, extra_amounts: dict, exists: bool):
         a = meta.info
-        lines = Lines()
-        extra_args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
-        if exists:
-            lines.add(0, f"def {gname}(S, V, me):", a.decl.span)
-        else:
-            lines.add(0, f"def {gname}(S, V, me, out{extra_args}):", a.decl.span)
+        lines = _header(gname, a, extra_amounts, exists)
         stop = "return False" if exists else "return"
         fail = "continue" if a.params else stop
         low = self.lowerer
