@@ -439,8 +439,8 @@ def test_a_require_that_raises_unguarded_is_a_located_error(tmp_path):
 
 
 def test_an_action_whose_require_is_never_true_compiles_and_is_never_a_move(tmp_path):
-    """Folding constants drops its whole loop (fuzz_rewrites case 21-3: the reference listing
-    was left with no body)."""
+    """Folding constants drops the generator's whole loop (fuzz_rewrites case 21-3 once left
+    the reference listing, then folded too, with no body)."""
     never = GUARDED.replace('    require any(x == k for x in range(1, 3)), "k must be 1 or 2"\n', "")
     game = load(tmp_path, never.replace('    require 6 / k > 2, "too small"', "    require not (k >= k)"))
     s = game.new_initial_state(0)

@@ -174,9 +174,10 @@ def _call(fn, *args):
         return "engine", f"{type(e).__name__}: {e}"
 
 
-def _both(what: str, fast_call, plain_call) -> tuple:
-    """Run a step in both; (value, value), or None when both stopped with a rules error."""
-    (ka, va), (kb, vb) = fast_call(), plain_call()
+def _both(what: str, fast_call: tuple, plain_call: tuple) -> tuple:
+    """Run a step, (function, *arguments), in both; (value, value), or None when both
+    stopped with a rules error."""
+    (ka, va), (kb, vb) = _call(*fast_call), _call(*plain_call)
     if "engine" in (ka, kb):
         raise _Differ(f"{what}: an error of the engine, not of the rules",
                       va if ka == "engine" else ka, vb if kb == "engine" else kb)
@@ -223,7 +224,7 @@ class _Place:
 
 
 def _one_game(fast, plain, g: int, max_moves: int, rep: CrossReport, at: _Place) -> None:
-    both = _both("setting up", lambda: _call(fast.new_initial_state, g), lambda: _call(plain.new_initial_state, g))
+    both = _both("setting up", (fast.new_initial_state, g), (plain.new_initial_state, g))
     if both is None:
         rep.stopped += 1
         return
@@ -235,25 +236,25 @@ def _one_game(fast, plain, g: int, max_moves: int, rep: CrossReport, at: _Place)
         _same_state(fast, a, b)
         if fast.is_terminal(a):
             at.where = "the end"
-            _same("the final scores and ranking", *_both("scoring", lambda: _call(fast.ranking_keys, a),
-                                                          lambda: _call(plain.ranking_keys, b)))
+            scored = _both("scoring", (fast.ranking_keys, a), (plain.ranking_keys, b))
+            if scored is None:                 # (both stopped alike: the score is a rules error)
+                rep.stopped += 1
+            else:
+                _same("the final scores and ranking", *scored)
             return
         at.where = _where(fast, a)
         if fast.is_chance(a):
-            dists = _both("the chance outcomes", lambda: _call(fast.chance_outcomes, a),
-                          lambda: _call(plain.chance_outcomes, b))
+            dists = _both("the chance outcomes", (fast.chance_outcomes, a), (plain.chance_outcomes, b))
             if dists is not None:
                 _same("the chance outcomes", *dists)
-                drawn = _both("resolving the chance event", lambda: _call(fast.step_chance, a),
-                              lambda: _call(plain.step_chance, b))
+                drawn = _both("resolving the chance event", (fast.step_chance, a), (plain.step_chance, b))
             if dists is None or drawn is None:
                 rep.stopped += 1
                 return
             _same("the outcome drawn", *drawn)
             rep.chance += 1
             continue
-        lists = _both("listing the legal moves", lambda: _call(fast.legal_moves, a),
-                      lambda: _call(plain.legal_moves, b))
+        lists = _both("listing the legal moves", (fast.legal_moves, a), (plain.legal_moves, b))
         if lists is None:
             rep.stopped += 1
             return
@@ -272,8 +273,8 @@ def _one_game(fast, plain, g: int, max_moves: int, rep: CrossReport, at: _Place)
             earlier.append(m)
             if len(earlier) > _POOL:
                 earlier.pop(0)
-        played = _both(f"playing {fast.move_text(site, m)}", lambda: _call(fast.apply, a, m),
-                       lambda: _call(plain.apply, b, m))
+        played = _both(f"playing {fast.move_text(site, m)}", (fast.apply, a, m),
+                       (plain.apply, b, m))
         rep.decisions += 1
         if played is None:
             rep.stopped += 1

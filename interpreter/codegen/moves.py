@@ -232,7 +232,8 @@ class MoveCompiler:
         parameter over its domain, its `where` first thing inside; then the requires in their
         order; then the costs, per counter in the order the rules first name it (the site's
         extra costs after). Its tests stay Python expressions (not written out as loops,
-        no def inlined): it runs only after an error, and so nests no deeper than the rules."""
+        no def inlined, no pass over it): it runs only after an error, and nests no deeper
+        than the rules."""
         eg = self.eg
         optimise, eg.optimise = eg.optimise, False
         try:
@@ -270,8 +271,7 @@ class MoveCompiler:
             lines.add(1, "return False")
         else:
             lines.add(ind, f"out.append(({tup},))" if not a.params else f"out.append(({tup}))")
-            lines.add(1, "return")        # (a body of its own when folding drops every loop)
-        self._site_funcs.append(lines)
+        self.mod.add_lines(lines)      # as written: none of the rewrites (they run only after an error)
 
     def _move_table(self, meta: ActionMeta):
         """The name of a module table holding every move of the action as one tuple, indexed by
