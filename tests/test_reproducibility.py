@@ -174,3 +174,37 @@ def test_a_played_log_is_the_one_sampling_then_applying_each_outcome_gives(rules
         res = play(game, agents_for(game, ["random"], seed), seed, record=True)
         got = [(e["type"], e["outcome"] if e["type"] == "chance" else e["move"]) for e in res.log.entries]
         assert got == want and res.scores == game.scores(s)
+
+
+@pytest.mark.parametrize("rules, players, modules", [
+    ("lungarno", 4, []), ("tic-tac-toe", 2, []),
+    ("lorenzo-il-magnifico", 4, ["advanced", "leaders"]),
+    ("lions-of-lydia", 3, ["croesus", "tomb"])])
+def test_the_start_made_once_is_the_start_made_each_time(rules, players, modules):
+    """new_initial_state clones one state made after setup (the rules never draw from the
+    seed): each start equals a setup run for its own seed, and playing one start to the end
+    changes neither the next start nor the kept one."""
+    game = load_game(rules, players=players, modules=modules)
+    for seed in (3, 4, 3):
+        s = game.new_initial_state(seed)
+        assert game.dump(s) == game.dump(game._set_up(seed, False, False))
+        assert s.rng != game.new_initial_state(seed + 1).rng
+        before = json.dumps(game.dump(game._start[1]))
+        _play_random(game, s, random.Random(seed))
+        assert game.is_terminal(s)
+        assert json.dumps(game.dump(game._start[1])) == before
+    # a start with history or a record runs the setup itself, and agrees
+    h = game.new_initial_state(3, history=True)
+    assert {k: v for k, v in game.dump(h).items() if not k.startswith("history")} == game.dump(game.new_initial_state(3))
+
+
+def test_a_new_step_budget_makes_the_start_again():
+    game = load_game("tic-tac-toe", players=2)
+    game.new_initial_state(1)
+    first = game._start
+    game.STEP_BUDGET = 1000
+    try:
+        game.new_initial_state(1)
+        assert game._start is not first and game._start[0] == 1000
+    finally:
+        del game.STEP_BUDGET

@@ -88,6 +88,7 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
         self._score = ns["SCORE"]
         self._spans = compiled.module.spans
         self._clone_v = self._make_clone()
+        self._start = None          # (STEP_BUDGET, the state after setup) once a game is made
         self._load_v = self._make_clone(strict=True)
         # where a decision's answer is kept in its frame: '@m' for an action move (None
         # here), '@o' for a draw, the chosen variable's key otherwise
@@ -102,7 +103,20 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
         """The state after setup, at its first decision. `history=True` keeps the moves and
         chance outcomes (for `information_state_string`; clones share it); `record=True`
         keeps the rules-level record of the game from its setup on (`s.record`,
-        runtime/record.py; clones do not carry it)."""
+        runtime/record.py; clones do not carry it).
+
+        Running the rules never draws from the seed (only chance steps do), so the state
+        after setup is the same for every seed but for `rng`: it is made once and cloned."""
+        if not (history or record):
+            start = self._start
+            if start is None or start[0] != self.STEP_BUDGET:
+                start = self._start = (self.STEP_BUDGET, self._set_up(0, False, False))
+            s = self.clone(start[1])
+            s.rng = st.seed_rng(seed)
+            return s
+        return self._set_up(seed, history, record)
+
+    def _set_up(self, seed, history, record) -> st.State:
         s = st.State()
         if history:
             s.hist = HistoryStart()
