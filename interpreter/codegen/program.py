@@ -33,6 +33,7 @@ from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .invariants import cache_loop_invariants
 from .tables import all_tables
+from .groups import walk_groups
 from .unroll import unroll_and_fold
 from .lines import Lines, Module, hoist_slot_reads
 from .layout import LayoutCompiler, VarSlot, _zone_len
@@ -80,6 +81,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         self._site_funcs: list[Lines] = []
         self._tables_made: dict[int, object] = {}   # action index -> its move table's name or None
         self.move_tables: list[str] = []             # their definitions
+        self.groups: dict = {}                       # loops' group tables (codegen/groups.py)
         self.triggers = True            # False: assignments set the state without firing `when`
 
     # ------------------------------------------------------------------ analysis
@@ -211,6 +213,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             m.add(f"{name} = {src}")
         for src in self.move_tables:
             m.add(src)
+        for name, grouped in self.groups.items():
+            m.add(f"{name} = {grouped!r}")
         return CompiledProgram(self.p, self.players, m, self.vars, self.slots, self.sites, self.actions,
                                {k: v for k, v in self.unit_pid.items()}, self._id_next,
                                [self.unit_pid[r] for r in roots if r in self.unit_pid], tables,
@@ -218,10 +222,11 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
 
     def _pure_function(self, lines: Lines, known: dict) -> Lines:
         """The rewrites of functions that never change the state: short constant loops
-        unrolled and constants folded, slots read once, loop-invariant values remembered."""
+        unrolled and constants folded, filtered loops over fixed lists walking groups, slots
+        read once, loop-invariant values remembered."""
         if not self.optimise:
             return lines
-        return cache_loop_invariants(hoist_slot_reads(unroll_and_fold(lines, known)))
+        return cache_loop_invariants(hoist_slot_reads(walk_groups(unroll_and_fold(lines, known), known, self.groups)))
 
     def _mark_secrets(self):
         """Which move values other players must not be shown (codegen/secrecy.py)."""
