@@ -208,3 +208,11 @@ def test_a_new_step_budget_makes_the_start_again():
         assert game._start is not first and game._start[0] == 1000
     finally:
         del game.STEP_BUDGET
+
+
+def test_a_driver_that_shuffles_the_first_moves_changes_no_other_game():
+    game = load_game("tic-tac-toe", players=2)
+    first = list(game.legal_moves(game.new_initial_state(1)))
+    s = game.new_initial_state(2)
+    game.legal_moves(s).reverse()
+    assert game.legal_moves(game.new_initial_state(3)) == first

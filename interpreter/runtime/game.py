@@ -113,6 +113,8 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
                 start = self._start = (self.STEP_BUDGET, self._set_up(0, False, False))
             s = self.clone(start[1])
             s.rng = st.seed_rng(seed)
+            if s.cache is not None:      # its own list: a driver that sorts one changes no other game
+                s.cache = s.cache.copy()
             return s
         return self._set_up(seed, history, record)
 
