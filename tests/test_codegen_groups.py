@@ -134,6 +134,16 @@ def f(v, a):
         v[0] += 1
     return s
 """,
+    # the loop variable is read in the loop's else (the last value of the whole list)
+    """
+def f(v, a):
+    for s in VALS_Space:
+        if not (A5_Space_area[s] == a): continue
+        if v[s]: break
+    else:
+        return s
+    return -1
+""",
     # the value compared is not pure (a method call)
     """
 def f(v, a):

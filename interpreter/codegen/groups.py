@@ -24,7 +24,8 @@ The same values in the same order reach the rest of the body. The rewrite is exa
   list is never empty), and nothing before it in the pass had any effect;
 - `e` reads no name the loop binds and nothing the function changes, and is made of pure
   parts: computing it once gives the value, and the error, it gave on the first pass;
-- the loop variable is not read after the loop (its last value would differ).
+- the loop variable is not read after the loop, nor in its `else` (its last value would
+  differ).
 
 A loop the list's groups would not shorten (the table has one value over the whole list) is
 left alone.
@@ -117,9 +118,9 @@ class _Finder:
         table, e = split
         if table in self.local or not self._pure(e, _bound(loop) | self.mutated):
             return
-        inside = set(map(id, pyast.walk(loop)))
+        inside = {id(n) for st in loop.body for n in pyast.walk(st)}
         if any(id(n) not in inside for n in self.loads.get(x, ())):
-            return                      # the loop variable is read after the loop
+            return                      # the loop variable is read after the loop (or in its else)
         grouped = group_table(self.known, domain, table)
         if grouped is None:
             return
