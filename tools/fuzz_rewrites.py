@@ -11,7 +11,9 @@ random in their requires, filters, defs, a hook's modifiers and a choice:
 - small defs called with arguments used more than once (inlined, with `:=` temporaries),
   defs calling defs, if/elif chains;
 - quantifiers and aggregates over a pile with several copies of a kind (walked by kind),
-  over the cells, over adjacent cells, over an enum, a component table, a range;
+  over the cells, over adjacent cells, over an enum, a component table, a range, and over
+  ten components kept by a field compared with a value (walked by group, with `none` among
+  the field's values);
 - grid cells made after tests of their bounds, complete or not (the dropped cell tests),
   and now and then a cell that may fall outside the grid (a rules error both must meet);
 - expressions of nothing a loop changes (remembered loop invariants), short constant loops
@@ -19,7 +21,8 @@ random in their requires, filters, defs, a hook's modifiers and a choice:
 - effects with if/elif/else, a loop with a filter and a while loop, whose tests are written
   out as statements;
 - a payment with random sources and conditions, checked (`affordable`) and spent (the quick
-  answers of a check against every way listed).
+  answers of a check against every way listed);
+- a turn that asks can() before the act of an `else` (the moves it lists kept for that act).
 
 A case whose rules do not check is a bug of this generator (it says so); a difference between
 the compilations, or rules that check clean and do not compile, is a bug of the code
@@ -66,6 +69,22 @@ components Step:
     | diag  | 1  | 1  |
     | anti  | 1  | -1 |
 
+record Spot:
+    zone: Colour or none
+    weight: int
+components Spot:
+    | name | zone  | weight |
+    | s1   | red   | 1      |
+    | s2   | none  | 2      |
+    | s3   | blue  | 3      |
+    | s4   | red   | 4      |
+    | s5   | green | 5      |
+    | s6   | none  | 6      |
+    | s7   | blue  | 7      |
+    | s8   | red   | 8      |
+    | s9   | green | 9      |
+    | s10  | red   | 10     |
+
 grid board of Chip:
     size ROWS by COLS
 
@@ -96,7 +115,7 @@ FLOW = """
 flow:
     repeat {rounds}:
         for p in players:
-            act p: place | take | bump | draw_one | rest | trade
+{turn}
     end game
 
 action draw_one():
@@ -115,7 +134,7 @@ _CMP = ["<", "<=", "==", "!=", ">", ">="]
 
 class ProgramGen:
     """One random program: `text()`. Scopes map names to types (INT, CHIP, CELL, PLAYER, and
-    "step" and "colour" for the variables of loops over Step and Colour)."""
+    "step", "spot" and "colour" for the variables of loops over Step, Spot and Colour)."""
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -141,7 +160,7 @@ class ProgramGen:
         if depth <= 0 or r.random() < 0.25:
             return self._int_leaf(scope)
         d = depth - 1
-        k = r.randrange(17)
+        k = r.randrange(18)
         a = lambda: self.int_expr(scope, d)          # noqa: E731
         if k == 0:
             return f"({a()} + {a()})"
@@ -191,7 +210,28 @@ class ProgramGen:
             return f"count({v} for {v} in values(Colour) where {self.bool_expr(inner, d)})"
         if k == 16:
             return f"SIZES[abs({a()}) % 4]"
+        if k == 17:
+            return self._spots(scope, d, "sum" if r.random() < 0.5 else "count")
         return self._int_leaf(scope)
+
+    def _spots(self, scope: dict, d: int, q: str) -> str:
+        """A quantifier over the ten Spots kept by their zone (a fixed table: the loop walks
+        the group of one zone, codegen/groups.py), the zone compared with first or after
+        another test, either side of == or !=."""
+        x = self.fresh("s")
+        inner = dict(scope, **{x: "spot"})
+        zone = self.pick(["red", "none", "green"] + [f"{t}.colour" for t in self.names(scope, CHIP)]
+                         + self.names(scope, "colour") * 2)
+        test = f"{x}.zone {self.pick(['==', '!='])} {zone}" if self.rng.random() < 0.7 \
+            else f"{zone} == {x}.zone"
+        if self.rng.random() < 0.4:
+            more = self.bool_expr(dict(inner), d)
+            test = f"{test} and {more}" if self.rng.random() < 0.7 else f"{more} and {test}"
+        if q == "sum":
+            return f"sum({x}.weight for {x} in Spot where {test})"
+        if q == "count":
+            return f"count({x} for {x} in Spot where {test})"
+        return f"{q}({x}.weight > {self.int_expr(inner, d)} for {x} in Spot where {test})"
 
     def _int_leaf(self, scope: dict) -> str:
         r = self.rng
@@ -203,6 +243,7 @@ class ProgramGen:
         opts += [f"{p}.points" for p in self.names(scope, PLAYER)]
         opts += [f"count({p}.chips)" for p in self.names(scope, PLAYER)]
         opts += [f"{s}.{self.pick(['dr', 'dc'])}" for s in self.names(scope, "step")] * 2
+        opts += [f"{s}.weight" for s in self.names(scope, "spot")] * 2
         opts += [f"ordinal({v})" for v in self.names(scope, "colour")]
         return self.pick(opts)
 
@@ -223,7 +264,7 @@ class ProgramGen:
     def bool_expr(self, scope: dict, depth: int) -> str:
         r = self.rng
         d = max(depth - 1, 0)
-        k = r.randrange(14) if depth > 0 else 0
+        k = r.randrange(15) if depth > 0 else 0
         if k <= 2:
             return f"{self.int_expr(scope, d)} {self.pick(_CMP)} {self.int_expr(scope, d)}"
         if k == 3:
@@ -260,6 +301,8 @@ class ProgramGen:
         if k == 13 and self.names(scope, CHIP):
             t = self.pick(self.names(scope, CHIP))
             return f"{t} {self.pick(['in', 'not in'])} {self._pile(scope)}"
+        if k == 14:
+            return self._spots(scope, d, self.pick(["any", "all"]))
         return f"{self.int_expr(scope, d)} {self.pick(_CMP)} {self.int_expr(scope, d)}"
 
     def _made_cell(self, scope: dict, depth: int) -> str:
@@ -390,8 +433,23 @@ class ProgramGen:
 
     def text(self) -> str:
         parts = [SKELETON] + self.defs() + self.actions() + self.payment() + \
-            [FLOW.format(rounds=self.rng.randrange(3, 9))]
+            [FLOW.format(rounds=self.rng.randrange(3, 9), turn=self.turn())]
         return "\n\n".join(parts) + "\n"
+
+    def turn(self) -> str:
+        """A player's turn: one act, or an `if` asking can() before the act of its `else` (whose
+        moves the can() keeps for it, codegen/machines.py)."""
+        every = "act p: place | take | bump | draw_one | rest | trade"
+        pad = " " * 12
+        r = self.rng.random()
+        cond = f"{self.pick(['turn', 'counter'])} {self.pick(['<', '>'])} {self.rng.randrange(0, 6)}"
+        if r < 0.4:
+            return pad + every
+        if r < 0.7:
+            lines = [f"if {cond} or not can(p, place):", "    act p: take | rest | trade"]
+        else:
+            lines = [f"if can(p, {self.pick(['place', 'take'])}) and {cond}:", "    act p: rest | trade"]
+        return "\n".join(pad + x for x in lines + ["else:", "    " + every])
 
 
 def make_program(rng: random.Random) -> str:

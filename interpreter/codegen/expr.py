@@ -35,6 +35,9 @@ class ExprGen:
         self.optimise = True
         # nodes already computed into a temporary by lines emitted before (see lower.py)
         self.subst: dict[int, str] = {}
+        # while the test of an `if` before an `act` is written: a can() of that act's player
+        # and actions keeps the moves it lists for the act (machines.py, m_if_stmt)
+        self.keep = None
 
     def t(self, e) -> T.Type:
         return self.p.types.get(id(e), T.ANY)
@@ -550,6 +553,16 @@ class ExprGen:
             return "False"
         order = list(self.p.actions)      # actions are numbered in this order
         who = self.gen(args[0], env)
+        keep = self.keep
+        if keep is not None and keep.names is None and not self._no_binding and who == keep.who \
+                and set(names) <= keep.actions:
+            # an `act` that lists these actions for this player comes next: list them now and
+            # keep the moves for it (codegen/machines.py, m_if_stmt)
+            keep.names = list(names)
+            ix = [order.index(n) for n in names]
+            tup = lambda fmt: "(" + "".join(fmt.format(i) + ", " for i in ix) + ")"      # noqa: E731
+            return (f"({keep.var} := _can_keep({tup('GL_{}')}, {tup('G_can_{}')}, {tup('RG_can_{}')}, "
+                    f"S, V, {who}))[0]")
         if len(names) == 1:
             i = order.index(names[0])
             return f"_can(G_can_{i}, RG_can_{i}, V, {who})"

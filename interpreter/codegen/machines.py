@@ -14,6 +14,15 @@ from .names import _pyname, _text
 RET, SUSPEND, CALL = -1, -2, -3
 
 
+class _Keep:
+    """The moves a can() lists for the act after it (m_if_stmt): the local that holds them, the
+    act's player (its text) and actions, and the can()'s actions once it is written."""
+
+    def __init__(self, var: str, who: str, actions: set, act):
+        self.var, self.who, self.actions, self.act = var, who, actions, act
+        self.names = None
+
+
 class _Machine:
     def __init__(self, uid: int, name: str):
         self.uid = uid
@@ -62,15 +71,29 @@ class MachineCompiler:
         mach.cur = after
 
     def m_if_stmt(self, s, env, mach, loops):
-        g = self.eg.gen
         branches = [(s.cond, s.body)] + [(e.cond, e.body) for e in s.elifs]
         after = mach.new()
         targets = []
-        for cond, body in branches:
-            b = mach.new()
-            targets.append(b)
-            mach.emit(f"if {self.lowerer.expr(cond, env, mach.out, 1)}: return {b}", cond.span)
-        if s.other is not None:
+        keep = self._keep_for(s, env)
+        if keep is not None:
+            mach.emit(f"{keep.var} = _NO_KEEP", s.span)
+            self.eg.keep = keep
+        try:
+            for cond, body in branches:
+                b = mach.new()
+                targets.append(b)
+                mach.emit(f"if {self.lowerer.expr(cond, env, mach.out, 1)}: return {b}", cond.span)
+        finally:
+            self.eg.keep = None
+        if keep is not None and keep.names is None:
+            keep = None                 # (the test's can() was not of the act's player and actions)
+        if keep is not None:
+            # the `else` goes on in this block, where the moves are kept; its own block stays,
+            # never entered, so that every block keeps its number (saves, the plain compilation)
+            cur_other = mach.cur
+            unused = mach.new()
+            mach.blocks[unused].add(1, "raise AssertionError('a block never entered was entered')", s.span)
+        elif s.other is not None:
             b = mach.new()
             mach.goto(b)
             cur_other = b
@@ -83,9 +106,29 @@ class MachineCompiler:
             mach.goto(after)
         if cur_other is not None:
             mach.cur = cur_other
-            self.stmts_machine(s.other, env, mach, loops)
+            self._kept = keep           # for the act that opens the `else` (m_act_stmt)
+            try:
+                self.stmts_machine(s.other, env, mach, loops)
+            finally:
+                self._kept = None
             mach.goto(after)
         mach.cur = after
+
+    def _keep_for(self, s, env):
+        """`if ... can(p, A) ...: ... else: act p: ... A ...`: the moves of A that can() lists
+        serve the act, which comes next with nothing run in between (runtime/helpers.py,
+        `_can_keep`). An act with an extra cost lists other moves; the plain compilation keeps
+        none."""
+        if not self.optimise or s.elifs or not s.other or not isinstance(s.other[0], ast.ActStmt):
+            return None
+        act = s.other[0]
+        if any(isinstance(o, ast.ActCost) for o in act.options) or \
+                not any(isinstance(n, ast.Call) and n.func == "can" for n in s.cond.walk()):
+            return None
+        # one name serves every such `if`: the moves are kept from the test to the act that
+        # opens the `else`, with no other test of this kind in between
+        return _Keep("_kept", self.eg.gen(act.player, env),
+                     set(self.p.act_actions.get(id(act), act.actions)), act)
 
     def m_for_stmt(self, s, env, mach, loops):
         it, ix = self.fresh_key("it"), self.fresh_key("ix")
@@ -338,19 +381,30 @@ class MachineCompiler:
             listing.append((0, f"_x{j} = {self.eg.gen(o.amount, env)}", o.span))
             extra_amounts.setdefault(o.counter, []).append(f"_x{j}")
         calls = []
+        kept = self._kept if self._kept is not None and self._kept.act is s else None
+        taken = []                   # the block's listing: moves a can() just listed are taken
         for name in site.actions:
             meta = next(m for m in self.actions if m.name == name)
             gname = f"G_{site.index}_{meta.index}"
             self._generator(gname, meta, extra_amounts)
             args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
             calls.append(f"{{}}{gname}(S, V, _p, out{args})")
+            if kept is not None and name in kept.names:
+                self._listers[meta.index] = meta
+                j = kept.names.index(name)
+                taken.append([(0, f"if {kept.var}[1] is not None: out.extend({kept.var}[1][{j}])"),
+                              (0, "else:"), (1, calls[-1].format(""))])
+            else:
+                taken.append([(0, calls[-1].format(""))])
+        block_listing = list(listing)
         if calls:
             # a test that raises in the generators' own order: list again as the rules are
             # written, which raises only where they do (codegen/moves.py, _generator)
-            listing.append((0, "try:", s.span))
-            listing += [(1, c.format(""), s.span) for c in calls]
-            listing += [(0, "except _TEST_ERRORS:", s.span), (1, "del out[:]", s.span)]
-            listing += [(1, c.format("R"), s.span) for c in calls]
+            fallback = [(0, "except _TEST_ERRORS:", s.span), (1, "del out[:]", s.span)]
+            fallback += [(1, c.format("R"), s.span) for c in calls]
+            listing += [(0, "try:", s.span)] + [(1, c.format(""), s.span) for c in calls] + fallback
+            block_listing += [(0, "try:", s.span)]
+            block_listing += [(1 + ind, text, s.span) for lines in taken for ind, text in lines] + fallback
         for extra_ind, text, span in listing:
             fn.add(1 + extra_ind, text, span)
         fn.add(1, "return out")
@@ -358,7 +412,7 @@ class MachineCompiler:
         resume, after = mach.new(), mach.new()
         # the block lists the moves itself (the site's function serves legal_moves after a load)
         mach.emit(f"_p = {who}; _ms = out = []", s.span)
-        for extra_ind, text, span in listing:
+        for extra_ind, text, span in block_listing:
             mach.emit(text, span, extra_ind)
         if optional or else_pass:
             mach.emit(f"if not _ms: return {after}", s.span)

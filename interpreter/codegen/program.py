@@ -82,6 +82,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         self._tables_made: dict[int, object] = {}   # action index -> its move table's name or None
         self.move_tables: list[str] = []             # their definitions
         self.groups: dict = {}                       # loops' group tables (codegen/groups.py)
+        self._kept = None               # moves a can() keeps for the act being written (machines.py)
+        self._listers: dict[int, object] = {}       # actions whose GL_ lister such a can() calls
         self.triggers = True            # False: assignments set the state without firing `when`
 
     # ------------------------------------------------------------------ analysis
@@ -203,6 +205,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         # can(p, ACTION) asks an action's own generator (no site's extra costs)
         for meta in self.actions:
             self._generator(f"G_can_{meta.index}", meta, {}, exists=True)
+        for i, meta in sorted(self._listers.items()):
+            self._generator(f"GL_{i}", meta, {})         # the moves of an action, for _can_keep
         for lines in self._site_funcs:
             m.add_lines(self._pure_function(lines, known))
         m.add("SITES = [" + ", ".join(f"SITE_{s.index}" for s in self.sites) + "]")

@@ -117,6 +117,24 @@ def _can(exists, reference, V, p):
         return reference(None, V, p)
 
 
+def _can_keep(listers, exists, references, S, V, p):
+    """can(p, ACTIONS) asked just before an `act p` that lists those actions
+    (codegen/machines.py, m_if_stmt): (the answer, each action's moves) with the moves listed
+    by the act's own generators, which the act then takes instead of listing them again. A
+    test that raises in the listing gives can()'s own answer (`_can`, each action in turn) and
+    no moves; so does one that recurses too deep where can()'s search, stopping at the first
+    move, may not have gone."""
+    lists = []
+    try:
+        for lister in listers:
+            out = []
+            lister(S, V, p, out)
+            lists.append(out)
+    except (*TEST_ERRORS, RecursionError):
+        return (any(_can(e, r, V, p) for e, r in zip(exists, references)), None)
+    return (any(lists), lists)
+
+
 def _maplit(n, default, pairs):
     out = [list(default) if isinstance(default, list) else default for _ in range(n)]
     for k, v in pairs:
@@ -328,3 +346,5 @@ HELPERS["RulesRuntimeError"] = RulesRuntimeError
 # "not computed yet" for loop-invariant values remembered by generated code (codegen/invariants.py)
 HELPERS["_UNSET"] = object()
 HELPERS["_TEST_ERRORS"] = TEST_ERRORS
+# no moves kept by a can() (see _can_keep): the test did not ask it
+HELPERS["_NO_KEEP"] = (False, None)
