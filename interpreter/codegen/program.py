@@ -230,7 +230,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         read once, loop-invariant values remembered."""
         if not self.optimise:
             return lines
-        return cache_loop_invariants(hoist_slot_reads(walk_groups(unroll_and_fold(lines, known), known, self.groups)))
+        lines = walk_groups(unroll_and_fold(lines, known), known, self.groups)
+        return cache_loop_invariants(hoist_slot_reads(lines))
 
     def _mark_secrets(self):
         """Which move values other players must not be shown (codegen/secrecy.py)."""
