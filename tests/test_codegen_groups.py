@@ -93,8 +93,24 @@ BOARDS = [[a, b, 0, 1, c, 0, 2, d] for a, b, c, d in itertools.product([0, 1], r
     (BOOL_AND_CALL, [0, 1, 2, 3, 4])])
 def test_the_group_walked_gives_the_same_answers(src, values):
     new, groups = _same(src, [(v, a) for v in BOARDS for a in values])
-    assert "VALS_Space" not in new and ".get(" in new
+    assert "in VALS_Space:" not in new and ".get(" in new
     assert len(groups) == 1
+
+
+def test_two_lists_over_one_table_have_their_own_groups():
+    src = """
+def f(v, a):
+    n = 0
+    for s in VALS_Space:
+        if not (A5_Space_area[s] == a): continue
+        n = n * 10 + s + 1
+    for t in K_SHORT:
+        if not (A5_Space_area[t] == a): continue
+        n = n * 10 + t + 1
+    return n
+"""
+    new, groups = _same(src, [(None, a) for a in (0, 1, 2, None, 5)])
+    assert sorted(groups) == ["GRP10_VALS_Space_A5_Space_area", "GRP7_K_SHORT_A5_Space_area"]
 
 
 def test_the_groups_keep_the_lists_order_and_none():
@@ -225,6 +241,6 @@ def test_a_game_walks_groups_and_plays_as_the_plain_compilation(tmp_path):
     from regola.tools.crosscheck import crosscheck
     path = write(tmp_path, GAME)
     game = load_game(str(path), players=2)
-    assert "GRP_A4_Spot_area.get(l_a, ())" in game.source
+    assert "GRP9_VALS_Spot_A4_Spot_area.get(l_a, ())" in game.source
     report = crosscheck(str(path), players=2, games=20)
     assert report.agree and report.decisions >= 80, report

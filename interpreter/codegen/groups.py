@@ -10,7 +10,7 @@ which tries every action space to find the four of one area. Which values of the
 each value of the table is known when the rules are compiled, so in functions that never
 change the state such a loop walks a group instead:
 
-    for _cs_12 in GRP_A5_Space_area.get(l_a, ()):
+    for _cs_12 in GRP10_VALS_Space_A5_Space_area.get(l_a, ()):
         ...
 
 The same values in the same order reach the rest of the body. The rewrite is exact when:
@@ -39,7 +39,7 @@ from .invariants import _ALLOWED, _PURE_CALLS, _bound, _mutated
 from .lines import Lines, each_function, parse_function
 
 _SCALARS = (int, bool, str, type(None))
-PREFIX = "GRP_"
+PREFIX = "GRP"
 
 
 def walk_groups(lines: Lines, known: dict, groups: dict) -> Lines:
@@ -124,7 +124,9 @@ class _Finder:
         grouped = group_table(self.known, domain, table)
         if grouped is None:
             return
-        name = PREFIX + table
+        # the groups depend on the list too: its length first keeps the name one list's and
+        # one table's only (as record field tables do, codegen/names.py)
+        name = f"{PREFIX}{len(domain)}_{domain}_{table}"
         self.groups[name] = grouped
         text = f"{name}.get({pyast.unparse(e)}, ())"
         self.edits.append((loop.lineno, loop.iter.col_offset, loop.iter.end_col_offset, text,
