@@ -385,12 +385,17 @@ class MachineCompiler:
         taken = []                   # the block's listing: moves a can() just listed are taken
         for name in site.actions:
             meta = next(m for m in self.actions if m.name == name)
-            gname = f"G_{site.index}_{meta.index}"
-            self._generator(gname, meta, extra_amounts)
+            if kept is not None and name in kept.names:
+                # the lister the can() calls (no extra cost here: the same generator), made
+                # once at the end (program.py), not a second copy for this site
+                gname = f"GL_{meta.index}"
+                self._listers[meta.index] = meta
+            else:
+                gname = f"G_{site.index}_{meta.index}"
+                self._generator(gname, meta, extra_amounts)
             args = "".join(f", {x}" for xs in extra_amounts.values() for x in xs)
             calls.append(f"{{}}{gname}(S, V, _p, out{args})")
             if kept is not None and name in kept.names:
-                self._listers[meta.index] = meta
                 j = kept.names.index(name)
                 taken.append([(0, f"if {kept.var}[1] is not None: out.extend({kept.var}[1][{j}])"),
                               (0, "else:"), (1, calls[-1].format(""))])

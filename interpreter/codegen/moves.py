@@ -125,8 +125,6 @@ class MoveCompiler:
             lv = max([level(x) for x in amounts] or [0])
             tests.append((lv, ("cost", counter, amounts, extra_amounts.get(counter, [])), a.decl.span, False))
 
-        cost_src = self._cost_test
-
         # cheap tests first: they are pure, so their order changes only the time taken
         tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]))
         # an expensive test of one parameter waits until the cheap tests of the inner parameters
@@ -146,7 +144,7 @@ class MoveCompiler:
 
         def emit_test(test, env_, ind_, fail):
             if isinstance(test, tuple):
-                lines.add(ind_, f"if not ({cost_src(test, env_)}): {fail}", a.decl.span)
+                lines.add(ind_, f"if not ({self._cost_test(test, env_)}): {fail}", a.decl.span)
             else:
                 low.test(test, env_, lines, ind_, fail)
 
