@@ -428,7 +428,8 @@ def test_per_player_containers_are_each_players_own(tmp_path):
         assert game.scores(other) == [100, 10, 2]
     obs = game.observe(s, 0)["player_state"]
     assert obs["player(1)"]["bonuses"]["a"]["count"] == 1 and obs["player(2)"]["bonuses"]["a"]["count"] == 0
-    # a change in the clone stays in the clone
+    # a change in the clone stays in the clone (changed directly: detached first)
+    game.detach(c)
     c.v[game.compiled.slots[".bonuses"]][1][0][0] += 1      # player 2, key a, kind ta
     count_a = lambda st, p: game.observe(st, p)["player_state"][f"player({p + 1})"]["bonuses"]["a"]["count"]  # noqa: E731
     assert [count_a(s, p) for p in range(3)] == [1, 0, 0] and [count_a(c, p) for p in range(3)] == [1, 1, 0]

@@ -5,7 +5,9 @@ At every decision of one game of random moves: `observe` for each player and a s
 `dump` through JSON and `load` back (the loaded state dumps the same), `clone`; at a move
 `move_str`, `parse_move` of that text and `move_from_id` of `move_id` give the move back,
 `move_str_seen_by` for each player; at a chance event `chance_outcomes`, `outcome_str` and
-`parse_outcome` of it. At the end `scores` and `winners`. Then one game of the optimised
+`parse_outcome` of it; a clone that shares the state's lists (runtime/sharing.py, on for
+these rules whatever their size) plays a few steps, and neither it nor the state sees the
+other's moves. At the end `scores` and `winners`. Then one game of the optimised
 compilation against the plain one (tools/crosscheck.py): a difference is a bug of the code
 generator's rewrites that these rules set off.
 
@@ -45,14 +47,18 @@ def probe(path: str, players, modules, seed: int, steps: int = 150) -> int:
 
 def _drive(path, players, modules, seed, steps):
     game = load_game(path, modules=list(modules), players=players)
+    game._share_clones(True)
     rng = random.Random(seed)
     s = game.new_initial_state(seed)
+    apart = None                 # (a clone made at the last step, its dump then)
     for step in range(steps):
+        if apart is not None and _dumped(game, apart[0]) != apart[1]:
+            raise Mismatch(f"step {step}: a move changed a clone made before it")
         if game.is_terminal(s):
             break
         for p in [None, *range(game.num_players)]:
             json.dumps(game.observe(s, p))
-        _round_trip(game, s, step)
+        apart = _round_trip(game, s, step, rng)
         if game.is_chance(s):
             dist = game.chance_outcomes(s)
             o = game.sample_chance(s)
@@ -88,13 +94,35 @@ def _crosscheck(path, players, modules, seed, steps):
                        + rep.divergence.text().replace("\n", " "))
 
 
-def _round_trip(game, s, step):
+def _round_trip(game, s, step, rng):
+    """Dump and load `s`; clone it and play the clone a few steps: `s` must not change.
+    Returns a clone of `s` and its dump (the next step checks that `s`'s move left it)."""
     from regola.runtime.game import StateError
-    d = json.loads(json.dumps(game.dump(s)))
+    text = json.dumps(game.dump(s))
+    d = json.loads(text)
     try:
         s2 = game.load(d)
     except StateError as e:
         raise Mismatch(f"step {step}: a dumped state does not load back: {e}") from None
     if json.loads(json.dumps(game.dump(s2))) != d:
         raise Mismatch(f"step {step}: a loaded state dumps differently")
-    game.clone(s)
+    c = game.clone(s)
+    try:
+        for _ in range(rng.randrange(1, 4)):
+            if game.is_terminal(c):
+                break
+            if game.is_chance(c):
+                game.step_chance(c)
+            else:
+                moves = game.legal_moves(c)
+                game.apply(c, moves[rng.randrange(len(moves))])
+    except RulesRuntimeError:
+        pass                     # (the game itself goes there, or not: its own step says)
+    if json.dumps(game.dump(s)) != text:
+        raise Mismatch(f"step {step}: a move on a clone changed the state it was cloned from")
+    kept = game.clone(s)
+    return kept, _dumped(game, kept)
+
+
+def _dumped(game, s) -> str:
+    return json.dumps(game.dump(s))

@@ -90,6 +90,8 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
         self._clone_v = self._make_clone()
         self._start = None          # (STEP_BUDGET, the state after setup) once a game is made
         self._load_v = self._make_clone(strict=True)
+        self._needs = None          # per unit and block, the slots it may change (at the first clone)
+        self._sharing = None        # whether clones share lists (decided at the first clone)
         # where a decision's answer is kept in its frame: '@m' for an action move (None
         # here), '@o' for a draw, the chosen variable's key otherwise
         self._site_keys = [None if si.kind == "act" else "@o" if si.kind == "chance" else si.var_key
@@ -111,7 +113,7 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
             start = self._start
             if start is None or start[0] != self.STEP_BUDGET:
                 start = self._start = (self.STEP_BUDGET, self._set_up(0, False, False))
-            s = self.clone(start[1])
+            s = self._own_copy(start[1])
             s.rng = st.seed_rng(seed)
             if s.cache is not None:      # its own list: a driver that sorts one changes no other game
                 s.cache = s.cache.copy()
@@ -135,7 +137,7 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
             s.stack.append([pid["setup"], 0, {}, None])
         self._run(s)
         if history:
-            s.hist.state = start = self.clone(s)       # where the history starts (runtime/recall.py)
+            s.hist.state = start = self._own_copy(s)   # where the history starts (runtime/recall.py)
             start.hist = None
         return s
 

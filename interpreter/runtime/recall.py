@@ -112,7 +112,7 @@ class Recall:
             node = node[0]
         start = node
         memo = self._recall_memo
-        t = self.clone(start.state)
+        t = self._own_copy(start.state)
         t.hist = None
         viewers = range(self.num_players)
         prev = {}
@@ -141,6 +141,6 @@ class Recall:
         mine = self.recall_digest(s, player) if player is not None else _h(b"spectator")
         prefix = {p: (mine if p == player else _h(b"redrawn for", player, mine, p))
                   for p in range(self.num_players)}
-        state = self.clone(new)
+        state = self._own_copy(new)
         state.hist = None
         new.hist = HistoryStart(state, s.hist, prefix)

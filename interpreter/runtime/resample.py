@@ -39,7 +39,7 @@ SWEEPS = 8          # swap attempts per component shuffled
 
 
 def resample(game, s, player, rng):
-    new = game.clone(s)
+    new = game._own_copy(s)
     new.rng = rng.getrandbits(64)
     if s.phase == st.OVER:
         return new

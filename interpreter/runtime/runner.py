@@ -38,17 +38,26 @@ class Runner:
         procs = self._procs
         budget = self.STEP_BUDGET
         self._work[0] = budget          # rounds of the rules' own loops (codegen/statements.py _tick)
+        own = s.own                     # None unless s shares containers with a clone
+        if own is not None and self._needs is None:
+            self._read_changes()        # (s was cloned by another Game of these rules)
+        needs = self._needs             # per unit and block, the containers it may change
         while True:
             try:
                 while stack:
                     F = stack[-1]
                     blocks = procs[F[0]]
-                    r = blocks[F[1]](s, F)
+                    r = F[1]
+                    if own is not None and needs[F[0]][r] & ~own:
+                        own = self._own(s, needs[F[0]][r])
+                    r = blocks[r](s, F)
                     while r >= 0:
                         budget -= 1
                         if budget < 0:
                             F[1] = r
                             self._endless(stack)
+                        if own is not None and needs[F[0]][r] & ~own:
+                            own = self._own(s, needs[F[0]][r])
                         r = blocks[r](s, F)
                     if r == -1:                 # RET (literals: no global lookup per block)
                         stack.pop()
@@ -83,6 +92,27 @@ class Runner:
             s.cache = None
             s.result = self._all_scores(s)
             return
+
+    def _own(self, s, need: int):
+        """Before a block of a state that shares containers with a clone: copy those the
+        block may change (the slots of mask `need`) that `s` does not own yet
+        (runtime/sharing.py). Returns `s.own`, None once `s` owns every container any block
+        may change."""
+        own = s.own
+        missing = need & ~own
+        v = s.v
+        copies = self._slot_copies
+        while missing:
+            low = missing & -missing
+            k = low.bit_length() - 1
+            v[k] = copies[k](v[k])
+            missing ^= low
+        own |= need
+        changeable = self._changeable
+        if own & changeable == changeable:
+            own = None
+        s.own = own
+        return own
 
     def _endless(self, stack):
         """The budget is spent: an error at the rule the next block runs (a place in the loop)."""

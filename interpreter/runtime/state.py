@@ -17,7 +17,7 @@ MASK64 = (1 << 64) - 1
 
 
 class State:
-    __slots__ = ("v", "stack", "pending", "cache", "rng", "phase", "result", "nplayers", "hist", "record")
+    __slots__ = ("v", "stack", "pending", "cache", "rng", "phase", "result", "nplayers", "hist", "record", "own")
 
     def __init__(self):
         self.v: list = []
@@ -30,6 +30,9 @@ class State:
         self.nplayers = 0
         self.hist = None             # the history, when kept (a HistoryStart at the start)
         self.record = None           # a runtime.record.Record when the driver keeps one
+        self.own = None              # None: every container in v is this state's own; else a bit
+                                     # mask of the slots whose containers it owns (the others it
+                                     # shares with a clone: runtime/sharing.py)
 
 
 def seed_rng(seed: int) -> int:
