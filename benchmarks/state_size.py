@@ -14,7 +14,11 @@ games of
 
   json   bytes of json.dumps(game.dump(s)) (what a save or a log entry of the state costs);
   memory bytes in memory of what a search tree pays for one more state (see MEMORY below);
-  clone  the time of game.clone(s) in µs (best of 5 timed batches).
+  clone  the time of game.clone(s) in µs (best of 5 timed batches);
+  node   at the middle: bytes in memory of a clone after one random move (or chance step),
+         not counting what it shares with the state it was cloned from: what a search tree
+         pays for one more node (clones share lists in games whose state holds many:
+         runtime/sharing.py).
 
 Not a test: clone times depend on the machine; the sizes depend on the Python version.
 """
@@ -93,8 +97,36 @@ def _shared(o) -> bool:
     return type(o) is int and -5 <= o <= 256
 
 
-def memory_bytes(s) -> int:
+def _reachable(s) -> set:
     seen = set()
+    todo = [s.v, s.stack, s.pending]
+    while todo:
+        o = todo.pop()
+        if _shared(o) or id(o) in seen:
+            continue
+        seen.add(id(o))
+        if type(o) is dict:
+            todo.extend(o.keys())
+            todo.extend(o.values())
+        elif type(o) in (list, tuple):
+            todo.extend(o)
+    return seen
+
+
+def node_bytes(game, s, seed: int) -> int:
+    """The memory of a clone of `s` after one random step, less what it shares with `s`."""
+    c = game.clone(s)
+    if c.pending is not None:
+        if c.pending[1] == -1:
+            game.step_chance(c)
+        else:
+            ms = game.legal_moves(c)
+            game.apply(c, ms[random.Random(seed).randrange(len(ms))])
+    return memory_bytes(c, _reachable(s))
+
+
+def memory_bytes(s, seen=None) -> int:
+    seen = set(seen or ())
     total = sys.getsizeof(s)
     todo = [s.v, s.stack, s.pending]
     while todo:
@@ -159,6 +191,7 @@ def measure(cfg, games: int, seed: int, clone_seconds: float) -> dict:
     game = load_game(name, modules=list(mods), players=players)
     load_s = time.perf_counter() - t0
     per = {p: {"json": [], "memory": [], "clone_us": []} for p in POINTS}
+    per["middle"]["node"] = []
     lengths = []
     for i in range(games):
         end, n = play(game, seed + i)
@@ -168,6 +201,7 @@ def measure(cfg, games: int, seed: int, clone_seconds: float) -> dict:
             per[p]["json"].append(json_bytes(game, s))
             per[p]["memory"].append(memory_bytes(s))
             per[p]["clone_us"].append(clone_us(game, s, clone_seconds))
+        per["middle"]["node"].append(node_bytes(game, states["middle"], seed + i))
     med = {p: {k: statistics.median(v) for k, v in d.items()} for p, d in per.items()}
     return {"game": name, "players": players, "modules": list(mods), "label": label(cfg),
             "games": games, "decisions": statistics.median(lengths), "load_s": load_s,
@@ -180,7 +214,7 @@ LABEL_WIDTH = 32           # a longer configuration name gets a line of its own
 def table(rows) -> str:
     w = max([len(r["label"]) for r in rows if len(r["label"]) <= LABEL_WIDTH] + [len("configuration")])
     head = (f"{'configuration':<{w}}  {'decisions':>9}   {'json bytes start/middle/end':>27}   "
-            f"{'memory bytes start/middle/end':>29}   {'clone µs start/middle/end':>25}")
+            f"{'memory bytes start/middle/end':>29}   {'clone µs start/middle/end':>25}   {'node bytes':>10}")
     lines = [head, "-" * len(head)]
     for r in rows:
         js = "/".join(f"{r[p]['json']:,.0f}" for p in POINTS)
@@ -190,7 +224,8 @@ def table(rows) -> str:
         if len(name) > w:
             lines.append(name)
             name = ""
-        lines.append(f"{name:<{w}}  {r['decisions']:>9,.0f}   {js:>27}   {mem:>29}   {cl:>25}")
+        lines.append(f"{name:<{w}}  {r['decisions']:>9,.0f}   {js:>27}   {mem:>29}   {cl:>25}   "
+                     f"{r['middle']['node']:>10,.0f}")
     return "\n".join(lines)
 
 

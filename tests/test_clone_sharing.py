@@ -13,7 +13,8 @@ import textwrap
 import pytest
 
 from regola.loader import load_game
-from interpreter.runtime.sharing import ALL, block_changes
+from regola.runtime import sharing as sharing_module
+from regola.runtime.sharing import ALL, TooLong, block_changes
 
 # slot k nests DEPTHS[k] deep: 0 a plain value, 1 a list, 2 a list of lists
 DEPTHS = [0, 1, 1, 2, 2, 1, 3, 0]
@@ -217,3 +218,27 @@ def test_small_states_are_copied_whole():
     c = game.clone(s)
     assert c.own is None and s.own is None and not game._sharing
     assert all(a is not b for a, b in zip(s.v, c.v) if isinstance(a, list))
+
+
+def test_code_too_long_to_read_is_given_up(monkeypatch):
+    """Past STEP_LIMIT statements read (loops are read more than once) the reading stops,
+    and clones copy whole, rather than let a huge rules file make the first clone hang."""
+    body = "".join(f"    for x{i} in range(2):\n        y = V[{1 + i % 2}]\n" for i in range(40))
+    source = "def M0_0(S, F):\n    V = S.v\n" + body
+    assert changes(source)["M0_0"] == frozenset()
+    monkeypatch.setattr(sharing_module, "STEP_LIMIT", 100)
+    with pytest.raises(TooLong):
+        changes(source)
+
+
+def test_a_game_whose_code_is_too_long_to_read_copies_whole(monkeypatch):
+    game = load_game("lions-of-lydia", players=2)
+    saved = game._sharing, game._needs
+    monkeypatch.setattr(sharing_module, "STEP_LIMIT", 10)
+    try:
+        game._sharing, game._needs = None, None
+        s = game.new_initial_state(0)
+        c = game.clone(s)
+        assert game._sharing is False and c.own is None and s.own is None
+    finally:
+        game._sharing, game._needs = saved

@@ -139,9 +139,14 @@ class Saves:
             s.own = None
 
     def _share_clones(self, on: bool) -> bool:
-        """Whether clones share lists (decided at the first clone, by the state's size)."""
+        """Whether clones share lists (decided at the first clone, by the state's size; not
+        when the generated code is too long to read: runtime/sharing.py, STEP_LIMIT)."""
+        from .sharing import TooLong
         if on and self._needs is None:
-            self._read_changes()
+            try:
+                self._read_changes()
+            except (TooLong, RecursionError):
+                on = False
         self._sharing = on
         return on
 

@@ -69,6 +69,16 @@ READING_METHODS = frozenset({"copy", "count", "index", "get", "keys", "values", 
 STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "__setitem__"})
 
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+_STEPS = "steps"            # (in the memo: statements the reading may still read)
+# The reading reads a loop's body again until what it knows stops growing, so nested loops
+# multiply its work: it gives up (clones then copy whole) past this many statements read,
+# ten times what the largest bundled game needs (Lorenzo with the Houses: 19,629).
+STEP_LIMIT = 200_000
+
+
+class TooLong(Exception):
+    """The generated code is too long or too deeply nested to read within STEP_LIMIT."""
+
 _BUSY = (ast.Call, ast.NamedExpr, ast.Lambda) + _COMPREHENSIONS     # what _scan looks for
 
 
@@ -362,6 +372,9 @@ class _Function:
         return env
 
     def _stmt(self, st, env) -> dict:
+        self.memo[_STEPS] -= 1
+        if self.memo[_STEPS] < 0:
+            raise TooLong()
         if isinstance(st, ast.Assign):
             self._scan(st.value, env)
             if (len(st.targets) == 1 and isinstance(st.targets[0], (ast.Tuple, ast.List))
@@ -484,7 +497,7 @@ def block_changes(source: str, depths: list) -> dict:
     # until that stops growing (each is read again only when a function it calls grew); and
     # all of them again if one keeps in a frame what none was read as keeping
     framed: frozenset = frozenset()
-    memo: dict = {}
+    memo: dict = {_STEPS: STEP_LIMIT}
     while True:
         returns: dict = {}
         info: dict = {}
