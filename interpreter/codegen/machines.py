@@ -237,10 +237,36 @@ class MachineCompiler:
         pid = self._pid("proc:" + s.func)
         c = self.p.procs[s.func]
         args = [self.eg.value(a, env) for a in (s.args or [])]
+        guard = self._guard_of(c)
+        if guard is not None:
+            # the procedure is one `if` with no else: its test, asked here of the arguments,
+            # skips the call (a frame made, entered and left) when it is false
+            names = [self.fresh(f"_g{name}") for name, _ in c.params]
+            for n, a in zip(names, args):
+                mach.emit(f"{n} = {a}", s.span)
+            args = names
+            genv = {name: n for (name, _), n in zip(c.params, names)}
+            after = mach.new()
+            test = self.lowerer.expr(guard.cond, genv, mach.out, 1)
+            loc = "{" + ", ".join(f"{name!r}: {a}" for (name, _), a in zip(c.params, args)) + "}"
+            mach.emit(f"if {test}:", guard.cond.span)
+            mach.emit(f"S.stack.append([{pid}, 0, {loc}, me]); F[1] = {after}; return {CALL}", s.span, 1)
+            mach.goto(after)
+            mach.cur = after
+            return
         loc = "{" + ", ".join(f"{name!r}: {a}" for (name, _), a in zip(c.params, args)) + "}"
         after = mach.new()
         mach.emit(f"S.stack.append([{pid}, 0, {loc}, me]); F[1] = {after}; return {CALL}", s.span)
         mach.cur = after
+
+    def _guard_of(self, proc):
+        """The `if` a procedure's body is, when it is one `if` with neither `elif` nor `else`
+        (its test then decides, at a call, whether the call does anything); else None."""
+        body = proc.decl.body or []
+        if (not self.optimise or len(body) != 1 or not isinstance(body[0], ast.IfStmt)
+                or body[0].elifs or body[0].other):
+            return None
+        return body[0]
 
     def _pid(self, key) -> int:
         if key not in self.unit_pid:
