@@ -38,26 +38,19 @@ class Runner:
         procs = self._procs
         budget = self.STEP_BUDGET
         self._work[0] = budget          # rounds of the rules' own loops (codegen/statements.py _tick)
-        own = s.own                     # None unless s shares containers with a clone
-        if own is not None and self._needs is None:
-            self._read_changes()        # (s was cloned by another Game of these rules)
-        needs = self._needs             # per unit and block, the containers it may change
+        if s.own is not None:           # s shares lists with a clone: blocks that own first
+            procs = self._owning_procs()
         while True:
             try:
                 while stack:
                     F = stack[-1]
                     blocks = procs[F[0]]
-                    r = F[1]
-                    if own is not None and needs[F[0]][r] & ~own:
-                        own = self._own(s, needs[F[0]][r])
-                    r = blocks[r](s, F)
+                    r = blocks[F[1]](s, F)
                     while r >= 0:
                         budget -= 1
                         if budget < 0:
                             F[1] = r
                             self._endless(stack)
-                        if own is not None and needs[F[0]][r] & ~own:
-                            own = self._own(s, needs[F[0]][r])
                         r = blocks[r](s, F)
                     if r == -1:                 # RET (literals: no global lookup per block)
                         stack.pop()
@@ -93,11 +86,21 @@ class Runner:
             s.result = self._all_scores(s)
             return
 
-    def _own(self, s, need: int):
-        """Before a block of a state that shares containers with a clone: copy those the
-        block may change (the slots of mask `need`) that `s` does not own yet
-        (runtime/sharing.py). Returns `s.own`, None once `s` owns every container any block
-        may change."""
+    def _owning_procs(self) -> list:
+        """The blocks of every unit, each first copying the lists it may change that the
+        state does not own yet (for a state that shares lists with a clone)."""
+        if self._owning is None:
+            if self._needs is None:
+                self._read_changes()        # (a state cloned by another Game of these rules)
+            own = self._own
+            self._owning = [[_owning_block(block, need, own) for block, need in zip(blocks, needs)]
+                            for blocks, needs in zip(self._procs, self._needs)]
+        return self._owning
+
+    def _own(self, s, need: int) -> None:
+        """Copy the lists of the slots of mask `need` that `s` does not own yet
+        (runtime/sharing.py); `s.own` becomes None once `s` owns every list any block may
+        change."""
         own = s.own
         missing = need & ~own
         v = s.v
@@ -109,10 +112,7 @@ class Runner:
             missing ^= low
         own |= need
         changeable = self._changeable
-        if own & changeable == changeable:
-            own = None
-        s.own = own
-        return own
+        s.own = None if own & changeable == changeable else own
 
     def _endless(self, stack):
         """The budget is spent: an error at the rule the next block runs (a place in the loop)."""
@@ -180,6 +180,19 @@ class Runner:
             msg = f"{type(exc).__name__}: {msg}"
         where = f"{span}: " if span is not None else ""
         return RulesRuntimeError(f"{where}{msg}")
+
+
+def _owning_block(block, need: int, own):
+    """`block`, first copying the lists of mask `need` a sharing state does not own yet."""
+    if not need:
+        return block
+
+    def owning(s, F):
+        mine = s.own
+        if mine is not None and need & ~mine:
+            own(s, need)
+        return block(s, F)
+    return owning
 
 
 def _unit_words(key: str) -> str:
