@@ -97,20 +97,22 @@ def _shared(o) -> bool:
     return type(o) is int and -5 <= o <= 256
 
 
-def _reachable(s) -> set:
-    seen = set()
+def _objects(s, skip=()):
+    """Every list, dict, tuple and int of `s` a state pays for (each once), but those whose
+    id is in `skip`."""
+    seen = set(skip)
     todo = [s.v, s.stack, s.pending]
     while todo:
         o = todo.pop()
         if _shared(o) or id(o) in seen:
             continue
         seen.add(id(o))
+        yield o
         if type(o) is dict:
             todo.extend(o.keys())
             todo.extend(o.values())
         elif type(o) in (list, tuple):
             todo.extend(o)
-    return seen
 
 
 def node_bytes(game, s, seed: int) -> int:
@@ -122,25 +124,11 @@ def node_bytes(game, s, seed: int) -> int:
         else:
             ms = game.legal_moves(c)
             game.apply(c, ms[random.Random(seed).randrange(len(ms))])
-    return memory_bytes(c, _reachable(s))
+    return memory_bytes(c, {id(o) for o in _objects(s)})
 
 
-def memory_bytes(s, seen=None) -> int:
-    seen = set(seen or ())
-    total = sys.getsizeof(s)
-    todo = [s.v, s.stack, s.pending]
-    while todo:
-        o = todo.pop()
-        if _shared(o) or id(o) in seen:
-            continue
-        seen.add(id(o))
-        total += sys.getsizeof(o)
-        if type(o) is dict:
-            todo.extend(o.keys())
-            todo.extend(o.values())
-        elif type(o) in (list, tuple):
-            todo.extend(o)
-    return total
+def memory_bytes(s, skip=()) -> int:
+    return sys.getsizeof(s) + sum(sys.getsizeof(o) for o in _objects(s, skip))
 
 
 def json_bytes(game, s) -> int:

@@ -100,36 +100,12 @@ class Saves:
             sharing = self._share_clones(_count_lists(s.v, self._slot_depths()) >= SHARE_FROM_LISTS)
         if not sharing:
             return self._own_copy(s)
-        c = _new_state(st.State)
-        c.v = s.v.copy()
-        c.own = 0                       # both now share every container
-        s.own = 0
-        c.stack = [[unit, block, local.copy(), me] for unit, block, local, me in s.stack]
-        c.pending = s.pending.copy() if s.pending is not None else None
-        c.cache = s.cache
-        c.rng = s.rng
-        c.phase = s.phase
-        c.result = s.result
-        c.nplayers = s.nplayers
-        c.hist = s.hist
-        c.record = None
-        return c
+        s.own = 0                       # both now share every list
+        return _state_like(s, s.v.copy(), 0)
 
     def _own_copy(self, s):
         """A copy of `s` that shares no container with it (nor with any other state)."""
-        c = _new_state(st.State)         # every slot is set below: no __init__ to run
-        c.v = self._clone_v(s.v)
-        c.own = None
-        c.stack = [[unit, block, local.copy(), me] for unit, block, local, me in s.stack]
-        c.pending = s.pending.copy() if s.pending is not None else None
-        c.cache = s.cache
-        c.rng = s.rng
-        c.phase = s.phase
-        c.result = s.result
-        c.nplayers = s.nplayers
-        c.hist = s.hist
-        c.record = None
-        return c
+        return _state_like(s, self._clone_v(s.v), None)
 
     def detach(self, s) -> None:
         """Make `s` own every container it holds (share none with a clone): for code that
@@ -283,6 +259,23 @@ def _as_json(x):
     if isinstance(x, (tuple, list)):
         return [_as_json(y) for y in x]
     return x
+
+
+def _state_like(s, v: list, own):
+    """A state with the slots `v`, and a copy of `s`'s frames and the rest."""
+    c = _new_state(st.State)         # every slot is set below: no __init__ to run
+    c.v = v
+    c.own = own
+    c.stack = [[unit, block, local.copy(), me] for unit, block, local, me in s.stack]
+    c.pending = s.pending.copy() if s.pending is not None else None
+    c.cache = s.cache
+    c.rng = s.rng
+    c.phase = s.phase
+    c.result = s.result
+    c.nplayers = s.nplayers
+    c.hist = s.hist
+    c.record = None
+    return c
 
 
 # Clones share lists when a state holds at least this many: below, copying them all costs
