@@ -240,5 +240,12 @@ def test_a_game_whose_code_is_too_long_to_read_copies_whole(monkeypatch):
         s = game.new_initial_state(0)
         c = game.clone(s)
         assert game._sharing is False and c.own is None and s.own is None
+        # a state that shares anyway (cloned by another Game of these rules, say) owns all
+        # of its lists at its first block
+        game._sharing = True
+        c = game.clone(s)
+        _step(game, c, random.Random(0))
+        assert c.own is None and all(a is not b for a, b in zip(s.v, c.v) if isinstance(a, list))
     finally:
         game._sharing, game._needs = saved
+        game._owning = None

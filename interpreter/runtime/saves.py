@@ -117,21 +117,23 @@ class Saves:
     def _share_clones(self, on: bool) -> bool:
         """Whether clones share lists (decided at the first clone, by the state's size; not
         when the generated code is too long to read: runtime/sharing.py, STEP_LIMIT)."""
-        from .sharing import TooLong
         if on and self._needs is None:
-            try:
-                self._read_changes()
-            except (TooLong, RecursionError):
-                on = False
+            on = self._read_changes()
         self._sharing = on
         return on
 
-    def _read_changes(self):
-        """What each block of the flow may change (runtime/sharing.py), as masks of slots."""
-        from .sharing import ALL, block_changes
+    def _read_changes(self) -> bool:
+        """What each block of the flow may change (runtime/sharing.py), as masks of slots;
+        False when the generated code is too long to read (every block then counts as
+        changing every list: a state that shares owns all at its first block)."""
+        from .sharing import ALL, TooLong, block_changes
         depths = self._slot_depths()
         containers = sum(1 << k for k, d in enumerate(depths) if d)
-        changes = block_changes(self.source, depths)
+        try:
+            changes = block_changes(self.source, depths)
+            read = True
+        except (TooLong, RecursionError):
+            changes, read = {}, False
         needs = []
         for blocks in self._procs:
             masks = []
@@ -147,6 +149,8 @@ class Saves:
                 self._changeable |= m
         self._slot_copies = self._make_slot_copies()
         self._needs = needs
+        self._owning = None             # (the runner's owning blocks, made again from these)
+        return read
 
     def dump(self, s) -> dict:
         c = self._own_copy(s)      # the dump owns its data: changing one never changes the other
