@@ -13,7 +13,7 @@ decisions) and the end (game over). Printed per configuration and point: the med
 games of
 
   json   bytes of json.dumps(game.dump(s)) (what a save or a log entry of the state costs);
-  memory bytes in memory of what a search tree pays for one more state (see MEMORY below);
+  memory bytes in memory of a whole state (a copy that shares nothing; see MEMORY below);
   clone  the time of game.clone(s) in µs (best of 5 timed batches);
   node   at the middle: bytes in memory of a clone after one random move (or chance step),
          not counting what it shares with the state it was cloned from: what a search tree

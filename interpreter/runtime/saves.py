@@ -1,5 +1,6 @@
 """Copies and saves of a state: the initial variables, the copy function specialised to the
-state layout (`clone`), and `dump`/`load` to and from JSON-ready data.
+state layout, `clone` (which shares lists with its parent in a game of large states:
+runtime/sharing.py), and `dump`/`load` to and from JSON-ready data.
 """
 
 from __future__ import annotations
