@@ -155,7 +155,6 @@ def test_a_clone_and_its_parent_never_see_each_others_moves(sharing, rules, play
     rng = random.Random(7)
     s = game.new_initial_state(11)
     plain = game.new_initial_state(11)
-    plain_rng = random.Random(7)
     clones = []
     while s.pending is not None:
         before = _dump(game, s)
@@ -179,7 +178,6 @@ def test_a_clone_and_its_parent_never_see_each_others_moves(sharing, rules, play
         for c, was in clones[-4:]:
             assert _dump(game, c) == was
     assert _dump(game, s) == _dump(game, plain)
-    del plain_rng
 
 
 def test_a_tree_of_clones_plays_the_games_of_plain_playouts():
