@@ -239,24 +239,22 @@ class MachineCompiler:
         args = [self.eg.value(a, env) for a in (s.args or [])]
         guard = self._guard_of(c)
         if guard is not None:
-            # the procedure is one `if` with no else: its test, asked here of the arguments,
-            # skips the call (a frame made, entered and left) when it is false
+            # the procedure is one `if` with no else: its test, asked here of the arguments
+            # (computed once, in order, into locals), skips the call when it is false
             names = [self.fresh(f"_g{name}") for name, _ in c.params]
             for n, a in zip(names, args):
                 mach.emit(f"{n} = {a}", s.span)
             args = names
-            genv = {name: n for (name, _), n in zip(c.params, names)}
-            after = mach.new()
-            test = self.lowerer.expr(guard.cond, genv, mach.out, 1)
-            loc = "{" + ", ".join(f"{name!r}: {a}" for (name, _), a in zip(c.params, args)) + "}"
-            mach.emit(f"if {test}:", guard.cond.span)
-            mach.emit(f"S.stack.append([{pid}, 0, {loc}, me]); F[1] = {after}; return {CALL}", s.span, 1)
-            mach.goto(after)
-            mach.cur = after
-            return
         loc = "{" + ", ".join(f"{name!r}: {a}" for (name, _), a in zip(c.params, args)) + "}"
         after = mach.new()
-        mach.emit(f"S.stack.append([{pid}, 0, {loc}, me]); F[1] = {after}; return {CALL}", s.span)
+        push = f"S.stack.append([{pid}, 0, {loc}, me]); F[1] = {after}; return {CALL}"
+        if guard is None:
+            mach.emit(push, s.span)
+        else:
+            genv = {name: n for (name, _), n in zip(c.params, args)}
+            mach.emit(f"if {self.lowerer.expr(guard.cond, genv, mach.out, 1)}:", guard.cond.span)
+            mach.emit(push, s.span, 1)
+            mach.goto(after)
         mach.cur = after
 
     def _guard_of(self, proc):

@@ -284,8 +284,8 @@ def _state_like(s, v: list, own):
 
 
 # Clones share lists when a state holds at least this many: below, copying them all costs
-# less than keeping track (Lungarno's 16 lists: 11% more instructions per clone + apply with
-# sharing; Lions of Lydia's 75 with seven expansions: 29% fewer).
+# less than keeping track (a bundled game of 16 lists: 11% more instructions per clone + apply
+# with sharing; one of 75: 29% fewer; docs/speed.md).
 SHARE_FROM_LISTS = 32
 
 

@@ -72,7 +72,7 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
 _STEPS = "steps"            # (in the memo: statements the reading may still read)
 # The reading reads a loop's body again until what it knows stops growing, so nested loops
 # multiply its work: it gives up (clones then copy whole) past this many statements read,
-# ten times what the largest bundled game needs (Lorenzo with the Houses: 19,629).
+# ten times what the largest bundled configuration needs (19,629).
 STEP_LIMIT = 200_000
 
 
@@ -256,12 +256,7 @@ class _Function:
     def _bind(self, target, roots, env, weak=False):
         weak = weak or self._weak
         if isinstance(target, ast.Name):
-            if target.id in ("V", "S", "F") and not weak:
-                env[target.id] = frozenset(roots)
-            elif weak:
-                env[target.id] = env.get(target.id, frozenset()) | roots
-            else:
-                env[target.id] = frozenset(roots)
+            env[target.id] = env.get(target.id, frozenset()) | roots if weak else frozenset(roots)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for t in target.elts:
                 self._bind(t, roots, env, weak)
