@@ -127,16 +127,7 @@ def _inline(blocks: list[Lines]) -> bool:
     changed = False
     for a in sorted(_reachable(blocks)):
         block = blocks[a]
-        # the list-walking loop of this block, if it starts with one: (first, last) body lines
-        loop = None
-        if len(block.items) >= 2 and block.items[0][1].startswith("_l = L['@it_") \
-                and block.items[1][0] == 1 and _LOOP_HEAD.fullmatch(block.items[1][1]):
-            end = 2
-            while end < len(block.items) and block.items[end][0] > 1:
-                end += 1
-            # a `continue` there must belong to this loop: no loop inside it
-            if not any(t.startswith(("for ", "while ")) for _, t, _ in block.items[2:end]):
-                loop = (2, end)
+        loop = walking_loop(block.items)
         out = []
         for i, (ind, text, span) in enumerate(block.items):
             m = _IF_JUMP.fullmatch(text)
@@ -161,6 +152,20 @@ def _inline(blocks: list[Lines]) -> bool:
             changed = True
         block.items = out
     return changed
+
+
+def walking_loop(items: list):
+    """The lines of the body of the list-walking loop a block starts with, as (first, end)
+    indexes, when a `continue` anywhere in them goes round that loop (no loop inside it);
+    else None."""
+    if len(items) >= 2 and items[0][1].startswith("_l = L['@it_") \
+            and items[1][0] == 1 and _LOOP_HEAD.fullmatch(items[1][1]):
+        end = 2
+        while end < len(items) and items[end][0] > 1:
+            end += 1
+        if not any(t.startswith(("for ", "while ")) for _, t, _ in items[2:end]):
+            return (2, end)
+    return None
 
 
 def _back_to(text: str, a: int) -> str:

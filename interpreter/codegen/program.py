@@ -29,6 +29,7 @@ from .. import types as T
 from ..symbols import ActionInfo, CheckedProgram
 from .expr import CodegenError, ExprGen
 from .blocks import simplify_blocks
+from .direct_calls import enter_directly
 from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .invariants import cache_loop_invariants
@@ -193,6 +194,9 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             self._unit(key, body, params, decl, costs)
         for mach in self.machines:
             simplify_blocks(mach.blocks)
+        if self.optimise:
+            enter_directly(self.machines)
+        for mach in self.machines:
             for b, lines in enumerate(mach.blocks):
                 m.add(f"def M{mach.uid}_{b}(S, F):")
                 used = " ".join(text for _, text, _ in lines.items)

@@ -265,6 +265,10 @@ _BLOCK = re.compile(r"def M(\d+)_(\d+)\(S, F\):")
 _SUSPEND = re.compile(r"S\.pending = \[(\d+), .*?\]; S\.cache = .*?; F\[1\] = (\d+); return -2\b")
 _CALL = re.compile(r"F\[1\] = (\d+); return -3\b")
 _TAIL_CALL = re.compile(r"S\.stack\[-1\] = \[.*\]; return -3\b")      # the frame is replaced (blocks.py)
+# a call entering the callee's first block itself (codegen/direct_calls.py): where the caller
+# goes on, then the callee's return to the runner
+_DIRECT_CALL = re.compile(r"F\[1\] = (\d+); _cr = M\d+_\d+\(S, _cF\)")
+_DIRECT_ON = re.compile(r"_cF\[1\] = _cr; return -3\b")
 _RETURN_SUSPEND = re.compile(r"\breturn -2\b")
 _RETURN_CALL = re.compile(r"\breturn -3\b")
 
@@ -292,7 +296,9 @@ def waiting_places(source: str):
         for m in _CALL.finditer(line):
             returns.setdefault(unit, set()).add(int(m.group(1)))
             found_calls += 1
-        found_calls += len(_TAIL_CALL.findall(line))
+        found_calls += len(_TAIL_CALL.findall(line)) + len(_DIRECT_ON.findall(line))
+        for m in _DIRECT_CALL.finditer(line):
+            returns.setdefault(unit, set()).add(int(m.group(1)))
     return (resumes if found_suspends == suspends else None,
             returns if found_calls == calls else None)
 
