@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from regola.codegen.direct_calls import MAX_DEPTH
 from regola.limits import STEP_BUDGET
 from regola.loader import load_game
 from regola.runtime.helpers import RulesRuntimeError
@@ -64,14 +65,22 @@ def _direct_callees(source: str) -> set[int]:
     return {int(u) for u in re.findall(r"_cr = M(\d+)_0\(S, _cF\)", source)}
 
 
+def _first_block(source: str, pid: int) -> str:
+    return source.split(f"def M{pid}_0(S, F):\n", 1)[1].split("\ndef ", 1)[0]
+
+
 def test_calls_enter_the_callees_first_block(tmp_path):
     game = load(tmp_path, CALLS)
     callees = _direct_callees(game.source)
     assert callees, "no call was written to enter its callee directly"
-    # a first block entered directly makes no direct call itself (Python's stack one deep)
-    for pid in callees:
-        first = game.source.split(f"def M{pid}_0(S, F):\n", 1)[1].split("\ndef ", 1)[0]
-        assert "_cr = " not in first
+    # twice's first block enters ask's directly: a chain of first blocks, never a cycle
+    chains = {pid: _direct_callees(_first_block(game.source, pid)) for pid in callees}
+    assert any(chains.values())
+
+    def depth(pid, seen=()):
+        assert pid not in seen, "first blocks that enter each other directly"
+        return 1 + max((depth(q, seen + (pid,)) for q in chains.get(pid, ())), default=0)
+    assert all(depth(pid) <= MAX_DEPTH for pid in callees)
 
 
 def test_direct_calls_play_as_the_plain_compilation(tmp_path):

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from regola.loader import load_game
-from regola.runtime.helpers import RulesRuntimeError, _hall, _payments, _splits
+from regola.runtime.helpers import RulesRuntimeError, _draw_single, _hall, _payments, _splits
 from rules_helpers import write
 
 
@@ -120,3 +120,12 @@ def test_a_drawn_kind_may_be_any_integer_like_value():
     game.apply_chance(a, k)
     game.apply_chance(b, Index(k))
     assert game.dump(a) == game.dump(b)
+
+
+def test_draw_single_names_the_only_kind_left_or_none():
+    assert _draw_single([0] * 70 + [3] + [0] * 25) == 70
+    assert _draw_single([2]) == 0
+    assert _draw_single([0, 1, 0, 1]) is None
+    assert _draw_single([0] * 90 + [1, 1]) is None
+    with pytest.raises(RulesRuntimeError, match="empty stack"):
+        _draw_single([0, 0, 0])

@@ -2,7 +2,7 @@
 
 A unit that may wait for a decision is a list of block functions; a block returns the next
 block's number (or RET, SUSPEND, CALL). Compiling statement by statement leaves many blocks
-that only jump on (`return 4`) and many jumps to a block nothing else enters. Three
+that only jump on (`return 4`) and many jumps to a block nothing else enters. Four
 rewrites, repeated until nothing changes:
 
 * threading: a jump to a block that only jumps on goes straight to where it leads;
@@ -12,7 +12,8 @@ rewrites, repeated until nothing changes:
 * inlining: a conditional jump (`if c: return 26`) to a block entered from nowhere else and
   holding no loop takes that block's lines; inside the loop of a block that walks a list
   (`while L['@ix_9'] < len(_l):`), such lines that jump back to the block go round the
-  Python loop (`continue`) instead of through the runner.
+  Python loop (`continue`) instead of through the runner; and a small block that such a
+  loop jumps to and that jumps straight back (`loop_tail`) is copied into the loop.
 
 Block numbers stay as they are (saved states name them); blocks left unreachable are still
 emitted. Block 0, where a unit starts, is never fused away.
@@ -135,6 +136,18 @@ def _inline(blocks: list[Lines]) -> bool:
             if m is None:
                 m = _BARE_JUMP.fullmatch(text)
                 x = int(m.group(1)) if m and ind > 1 else None
+            in_loop = loop is not None and loop[0] <= i < loop[1]
+            tail = loop_tail(blocks, a, x) if in_loop and x is not None else None
+            if tail is not None:
+                # a small block that ends by jumping back: its lines here, then the loop's next round
+                base = ind
+                if m.re is _IF_JUMP:
+                    out.append((ind, m.group(1) + ":", span))
+                    base = ind + 1
+                out.extend((base + xind - 1, xtext, xspan or span) for xind, xtext, xspan in tail)
+                out.append((base, "continue", span))
+                changed = True
+                continue
             if x is None or x <= 0 or x == a or refs[x] != 1 or _has_loop(blocks[x]):
                 out.append((ind, text, span))
                 continue
@@ -142,7 +155,6 @@ def _inline(blocks: list[Lines]) -> bool:
             if m.re is _IF_JUMP:
                 out.append((ind, m.group(1) + ":", span))
                 base = ind + 1
-            in_loop = loop is not None and loop[0] <= i < loop[1]
             for xind, xtext, xspan in blocks[x].items:
                 if in_loop:
                     xtext = _back_to(xtext, a)
@@ -166,6 +178,27 @@ def walking_loop(items: list):
         if not any(t.startswith(("for ", "while ")) for _, t, _ in items[2:end]):
             return (2, end)
     return None
+
+
+_TAIL_LINES = 4
+_CONTROL = re.compile(r"\b(?:return|continue|break|yield)\b|^(?:for|while) |\bF\[1\] =")
+
+
+def loop_tail(blocks: list[Lines], a: int, x: int):
+    """The lines of block x to run in place of a jump to it from inside the list-walking loop
+    of block a (followed there by `continue`), when x is at most _TAIL_LINES lines with no
+    loop and no jump but its last line, `return a`; else None. x keeps its own lines (it may
+    be entered from elsewhere too): this copies them, saving the round trip of a loop whose
+    body calls a unit and then does one thing more (two runner steps per round)."""
+    if x <= 0 or x == a or x >= len(blocks):
+        return None
+    items = blocks[x].items
+    if not items or len(items) > _TAIL_LINES or items[-1][0] != 1 or items[-1][1] != f"return {a}":
+        return None
+    body = items[:-1]
+    if any(_CONTROL.search(t) for _, t, _ in body):
+        return None
+    return body
 
 
 def _back_to(text: str, a: int) -> str:

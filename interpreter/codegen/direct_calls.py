@@ -16,17 +16,18 @@ Python loop (`continue`) rather than out through the runner and in again. The st
 frames and every block's effect are what the runner would have made; only the round trips
 through the runner are saved.
 
-Python's own stack stays one call deep: a unit is entered directly only from a block that
-is not itself a first block entered directly (the first blocks of the units called directly
-keep their calls through the runner), so a procedure that calls itself without end still
-ends in the runner's step budget, not in Python's recursion limit.
+A first block entered directly may itself enter the next unit (Lorenzo's `gain` hands on to
+`receive`), but Python's own stack stays shallow: no chain of first blocks entering each other
+directly comes back to where it started, and none is longer than MAX_DEPTH (a call that would
+close a cycle or go deeper goes through the runner). A procedure that calls itself without
+end therefore still ends in the runner's step budget, not in Python's recursion limit.
 """
 
 from __future__ import annotations
 
 import re
 
-from .blocks import walking_loop
+from .blocks import loop_tail, walking_loop
 
 # the calls the compiler writes (machines.py): alone on a line, or as an action's dispatch
 _PUSH = re.compile(r"(?P<pre>if _a == \d+: )?S\.stack\.append\((?P<frame>\[(?P<pid>\d+), (?P<blk>\d+), .*\])\); "
@@ -35,6 +36,10 @@ _TAIL = re.compile(r"(?P<pre>if _a == \d+: )?S\.stack\[-1\] = (?P<frame>\[(?P<pi
 # an event's handler pushed (m_emit_stmt), then the line that hands the runner the call
 _HANDLER = re.compile(r"S\.stack\.append\((?P<frame>\[(?P<pid>\d+), (?P<blk>\d+), dict\(_loc\), .*\])\)")
 _THEN_CALL = re.compile(r"F\[1\] = (?P<after>\d+); return -3")
+
+
+# how many first blocks deep one block entered by the runner may run through direct calls
+MAX_DEPTH = 4
 
 
 def enter_directly(machines: list) -> None:
@@ -46,12 +51,36 @@ def enter_directly(machines: list) -> None:
             found = _calls(block.items, len(machines))
             if found:
                 calls[(mach.uid, b)] = found
-    callees = {int(m.group("pid")) for found in calls.values() for _, _, m in found}
+    # a first block may enter others directly too, as long as no chain of such calls comes
+    # back to it and none is more than MAX_DEPTH deep
+    height: dict[int, int] = {}
+    direct_from_first: dict[int, set] = {}
+    visiting: set[int] = set()
+
+    def visit(uid: int) -> None:
+        visiting.add(uid)
+        h, ok = 0, set()
+        for _, _, m in calls.get((uid, 0), []):
+            callee = int(m.group("pid"))
+            if callee in visiting:
+                continue                # a cycle: that call goes through the runner
+            if callee not in height:
+                visit(callee)
+            if height[callee] + 1 < MAX_DEPTH:
+                ok.add(callee)
+                h = max(h, height[callee] + 1)
+        visiting.discard(uid)
+        height[uid], direct_from_first[uid] = h, ok
+
+    for mach in machines:
+        if mach.uid not in height:
+            visit(mach.uid)
     for (uid, b), found in calls.items():
-        if b == 0 and uid in callees:
-            continue                    # entered directly itself: its calls go through the runner
-        block = machines[uid].blocks[b]
-        block.items = _rewritten(block.items, found, b)
+        if b == 0:
+            found = [c for c in found if int(c[2].group("pid")) in direct_from_first[uid]]
+        if found:
+            blocks = machines[uid].blocks
+            blocks[b].items = _rewritten(blocks, found, b)
 
 
 def _calls(items: list, units: int) -> list:
@@ -72,7 +101,8 @@ def _calls(items: list, units: int) -> list:
     return out
 
 
-def _rewritten(items: list, calls: list, block: int) -> list:
+def _rewritten(blocks: list, calls: list, block: int) -> list:
+    items = blocks[block].items
     loop = walking_loop(items)
     at = {i: (n, m) for i, n, m in calls}
     out = []
@@ -94,10 +124,17 @@ def _rewritten(items: list, calls: list, block: int) -> list:
             out.append((ind, f"_cF = {frame}; S.stack[-1] = _cF; _cr = M{pid}_0(S, _cF)", span))
         else:
             after = m.group("after") if m.re is _PUSH else _THEN_CALL.fullmatch(items[i + 1][1]).group("after")
-            on = "continue" if loop is not None and loop[0] <= i < loop[1] and after == str(block) \
-                else f"return {after}"
+            in_loop = loop is not None and loop[0] <= i < loop[1]
+            tail = loop_tail(blocks, block, int(after)) if in_loop else None
             out.append((ind, f"_cF = {frame}; S.stack.append(_cF); F[1] = {after}; _cr = M{pid}_0(S, _cF)", span))
-            out.append((ind, f"if _cr == -1: S.stack.pop(); {on}", span))
+            if tail is not None:        # on in a small block that goes back round the loop
+                out.append((ind, "if _cr == -1:", span))
+                out.append((ind + 1, "S.stack.pop()", span))
+                out.extend((ind + xind, xtext, xspan or span) for xind, xtext, xspan in tail)
+                out.append((ind + 1, "continue", span))
+            else:
+                on = "continue" if in_loop and after == str(block) else f"return {after}"
+                out.append((ind, f"if _cr == -1: S.stack.pop(); {on}", span))
         out.append((ind, "if _cr >= 0: _cF[1] = _cr; return -3", span))
         out.append((ind, "return _cr", span))
     return out
