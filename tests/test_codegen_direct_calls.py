@@ -73,14 +73,23 @@ def test_calls_enter_the_callees_first_block(tmp_path):
     game = load(tmp_path, CALLS)
     callees = _direct_callees(game.source)
     assert callees, "no call was written to enter its callee directly"
-    # twice's first block enters ask's directly: a chain of first blocks, never a cycle
-    chains = {pid: _direct_callees(_first_block(game.source, pid)) for pid in callees}
-    assert any(chains.values())
+    # twice's and last's first blocks enter ask's directly: chains of first blocks
+    pid = game.compiled.unit_pid
+    assert _chain_depths(game.source) == {pid["proc:ask"]: 1, pid["proc:twice"]: 2, pid["proc:last"]: 2}
+
+
+def _chain_depths(source: str) -> dict:
+    """{unit: how many first blocks a direct call of it runs through}, checking that no chain
+    of first blocks entering each other directly is a cycle or longer than MAX_DEPTH."""
+    callees = _direct_callees(source)
+    chains = {pid: _direct_callees(_first_block(source, pid)) for pid in callees}
 
     def depth(pid, seen=()):
         assert pid not in seen, "first blocks that enter each other directly"
         return 1 + max((depth(q, seen + (pid,)) for q in chains.get(pid, ())), default=0)
-    assert all(depth(pid) <= MAX_DEPTH for pid in callees)
+    depths = {pid: depth(pid) for pid in callees}
+    assert max(depths.values()) <= MAX_DEPTH
+    return depths
 
 
 def test_direct_calls_play_as_the_plain_compilation(tmp_path):
@@ -133,3 +142,19 @@ procedure spin(p: Player):
     with pytest.raises(RulesRuntimeError, match=f"ran {STEP_BUDGET:,} steps without reaching a decision"):
         while s.pending is not None:
             game.apply(s, game.legal_moves(s)[0])
+
+
+def test_a_long_chain_of_calls_compiles_and_plays(tmp_path):
+    # p0 calls p1 first thing, p1 calls p2, ...: only the first few are entered directly
+    n = 400
+    procs = "".join(f"procedure p{i}(p: Player):\n    p{i + 1}(p)\n    trace += 1\n\n" for i in range(n))
+    procs += f"procedure p{n}(p: Player):\n    act p: take_one | take_two\n\n"
+    text = CALLS.split("flow:")[0] + "flow:\n    p0(player(1))\n\n" + procs + \
+        "action take_one():\n    me.points += 1\n\naction take_two():\n    me.points += 2\n\nscore: me.points\n"
+    game = load(tmp_path, text)
+    depths = _chain_depths(game.source)           # (none longer than MAX_DEPTH, no cycle)
+    assert max(depths.values()) > 1 and len(depths) < n       # some calls go through the runner
+    s = game.new_initial_state(0)
+    assert len(s.stack) == n + 1          # (the flow's frame replaced by p0's: a tail call)
+    game.apply(s, game.legal_moves(s)[0])
+    assert s.pending is None and trace(game, s) == n

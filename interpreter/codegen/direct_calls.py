@@ -40,6 +40,9 @@ _THEN_CALL = re.compile(r"F\[1\] = (?P<after>\d+); return -3")
 
 # how many first blocks deep one block entered by the runner may run through direct calls
 MAX_DEPTH = 4
+# how far the search for those chains follows calls (a rules file may chain thousands of
+# procedures; what lies past MAX_DEPTH is never entered directly anyway)
+_SEARCH_DEPTH = 64
 
 
 def enter_directly(machines: list) -> None:
@@ -62,8 +65,8 @@ def enter_directly(machines: list) -> None:
         h, ok = 0, set()
         for _, _, m in calls.get((uid, 0), []):
             callee = int(m.group("pid"))
-            if callee in visiting:
-                continue                # a cycle: that call goes through the runner
+            if callee in visiting or len(visiting) >= _SEARCH_DEPTH:
+                continue                # a cycle (or a chain past any use): through the runner
             if callee not in height:
                 visit(callee)
             if height[callee] + 1 < MAX_DEPTH:

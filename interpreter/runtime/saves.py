@@ -99,25 +99,10 @@ class Saves:
         sharing = self._sharing
         if sharing is None:
             sharing = self._share_clones(_count_lists(s.v, self._slot_depths()) >= SHARE_FROM_LISTS)
-        c = _new_state(st.State)        # every slot is set below: no __init__ to run
-        if sharing:
-            s.own = 0                   # both now share every list
-            c.v = s.v.copy()
-            c.own = 0
-        else:
-            c.v = self._clone_v(s.v)
-            c.own = None
-        # (the rest as _state_like, written out: a tree search clones at every node)
-        c.stack = [[unit, block, local.copy(), me] for unit, block, local, me in s.stack]
-        c.pending = s.pending.copy() if s.pending is not None else None
-        c.cache = s.cache
-        c.rng = s.rng
-        c.phase = s.phase
-        c.result = s.result
-        c.nplayers = s.nplayers
-        c.hist = s.hist
-        c.record = None
-        return c
+        if not sharing:
+            return _state_like(s, self._clone_v(s.v), None)     # (_own_copy, one call fewer)
+        s.own = 0                       # both now share every list
+        return _state_like(s, s.v.copy(), 0)
 
     def _own_copy(self, s):
         """A copy of `s` that shares no container with it (nor with any other state)."""
