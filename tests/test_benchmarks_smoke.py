@@ -173,3 +173,22 @@ def test_soak_runs_every_check_on_a_few_games():
     assert r.returncode == 0, r.stdout + r.stderr
     assert "every check held" in r.stdout
     assert "lungarno 5p base" in r.stdout and "tic-tac-toe 2p base" in r.stdout
+
+
+def test_opcodes_counts_the_same_on_every_run():
+    opcodes = ROOT / "benchmarks" / "opcodes.py"
+    first = run(opcodes, "tic-tac-toe:2", "--games", "5", "--top", "3", timeout=60)
+    assert first.returncode == 0, first.stderr
+    head, columns, *rows = first.stdout.splitlines()
+    assert head.startswith("Tic-Tac-Toe, 2 players: 5 games,") and "opcodes per decision" in head
+    assert len(rows) == 3 and columns.split() == ["function", "per", "decision", "share"]
+    assert run(opcodes, "tic-tac-toe:2", "--games", "5", "--top", "3", timeout=60).stdout == first.stdout
+    blocks = run(opcodes, "tic-tac-toe:2", "--games", "2", "--blocks", timeout=60)
+    assert blocks.returncode == 0 and "blocks entered by the runner per decision" in blocks.stdout
+    assert "flow" in blocks.stdout
+    lines = run(opcodes, "tic-tac-toe", "--games", "2", "--lines", "D_three_in_a_row", timeout=60)
+    assert lines.returncode == 0 and "  line " in lines.stdout
+    for bad, says in [(["nosuch"], "no rules named"), (["a:b:c:d"], "bad game"),
+                      (["tic-tac-toe", "--lines", "nosuch"], "never ran")]:
+        r = run(opcodes, *bad, "--games", "1", timeout=60)
+        assert r.returncode == 2 and says in r.stderr and "Traceback" not in r.stderr
