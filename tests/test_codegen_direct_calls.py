@@ -126,6 +126,9 @@ def test_saves_at_every_decision_load_and_play_on(tmp_path):
             assert game.dump(t) == game.dump(s)
             i += 1
         assert game.scores(s) == game.scores(t)
+    # the validator read where every call returns (a frame below the top waits only there)
+    returns = game._state_validator.returns
+    assert returns is not None and returns.get(game.compiled.unit_pid["proc:twice"])
 
 
 def test_endless_calls_still_end_in_the_step_budget(tmp_path):
