@@ -42,10 +42,13 @@ def _play(game, games: int, seed: int, during=None) -> int:
     number of decisions (moves and chance steps)."""
     rng = random.Random(seed)
     steps = 0
+    shown = games > 1 and sys.stderr.isatty()      # a count of the games played, on a terminal
     if during is not None:
-        sys.settrace(during)
+        sys.settrace(during)                        # (this frame itself is not traced)
     try:
         for i in range(games):
+            if shown:
+                sys.stderr.write(f"\r  game {i + 1}/{games} ")
             s = game.new_initial_state(seed + i)
             while s.pending is not None:
                 if s.pending[1] == -1:
@@ -56,6 +59,8 @@ def _play(game, games: int, seed: int, during=None) -> int:
                 steps += 1
     finally:
         sys.settrace(None)
+        if shown:
+            sys.stderr.write("\r" + " " * 24 + "\r")
     return steps
 
 
