@@ -137,30 +137,25 @@ def _inline(blocks: list[Lines]) -> bool:
                 m = _BARE_JUMP.fullmatch(text)
                 x = int(m.group(1)) if m and ind > 1 else None
             in_loop = loop is not None and loop[0] <= i < loop[1]
+            # a small block that ends by jumping back round the loop: its lines copied here
             tail = loop_tail(blocks, a, x) if in_loop and x is not None else None
-            if tail is not None:
-                # a small block that ends by jumping back: its lines here, then the loop's next round
-                base = ind
-                if m.re is _IF_JUMP:
-                    out.append((ind, m.group(1) + ":", span))
-                    base = ind + 1
-                out.extend((base + xind - 1, xtext, xspan or span) for xind, xtext, xspan in tail)
-                out.append((base, "continue", span))
-                changed = True
-                continue
-            if x is None or x <= 0 or x == a or refs[x] != 1 or _has_loop(blocks[x]):
+            if tail is None and (x is None or x <= 0 or x == a or refs[x] != 1 or _has_loop(blocks[x])):
                 out.append((ind, text, span))
                 continue
             base = ind
             if m.re is _IF_JUMP:
                 out.append((ind, m.group(1) + ":", span))
                 base = ind + 1
-            for xind, xtext, xspan in blocks[x].items:
-                if in_loop:
-                    xtext = _back_to(xtext, a)
-                out.append((base + xind - 1, xtext, xspan or span))
-            refs[x] = 0
-            blocks[x].items = [(1, "raise AssertionError('a fused block was entered')", None)]
+            if tail is not None:
+                out.extend((base + xind - 1, xtext, xspan or span) for xind, xtext, xspan in tail)
+                out.append((base, "continue", span))
+            else:                       # the block entered from here only: its lines moved here
+                for xind, xtext, xspan in blocks[x].items:
+                    if in_loop:
+                        xtext = _back_to(xtext, a)
+                    out.append((base + xind - 1, xtext, xspan or span))
+                refs[x] = 0
+                blocks[x].items = [(1, "raise AssertionError('a fused block was entered')", None)]
             changed = True
         block.items = out
     return changed

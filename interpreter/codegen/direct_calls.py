@@ -16,8 +16,8 @@ Python loop (`continue`) rather than out through the runner and in again. The st
 frames and every block's effect are what the runner would have made; only the round trips
 through the runner are saved.
 
-A first block entered directly may itself enter the next unit (Lorenzo's `gain` hands on to
-`receive`), but Python's own stack stays shallow: no chain of first blocks entering each other
+A first block entered directly may itself enter the next unit (a procedure whose first step
+hands on to another), but Python's own stack stays shallow: no chain of first blocks entering each other
 directly comes back to where it started, and none is longer than MAX_DEPTH (a call that would
 close a cycle or go deeper goes through the runner). A procedure that calls itself without
 end therefore still ends in the runner's step budget, not in Python's recursion limit.
@@ -120,7 +120,7 @@ def _rewritten(blocks: list, calls: list, block: int) -> list:
         n, m = at[i]
         skip = n - 1
         pid, frame = m.group("pid"), m.group("frame")
-        if "pre" in m.groupdict() and m.group("pre"):
+        if m.groupdict().get("pre"):
             out.append((ind, m.group("pre").rstrip(" "), span))
             ind += 1
         if m.re is _TAIL:

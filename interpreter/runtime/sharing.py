@@ -45,6 +45,7 @@ def _is_frame(r) -> bool:
 def _is_slot(r) -> bool:
     return type(r) is tuple and r[0] != _F
 
+
 # Functions the generated code calls that never change a container handed to them.
 PURE_CALLS = frozenset({
     "sum", "len", "max", "min", "any", "all", "bool", "int", "list", "tuple", "dict", "set",
@@ -78,6 +79,7 @@ STEP_LIMIT = 200_000
 
 class TooLong(Exception):
     """The generated code is too long or too deeply nested to read within STEP_LIMIT."""
+
 
 _BUSY = (ast.Call, ast.NamedExpr, ast.Lambda) + _COMPREHENSIONS     # what _scan looks for
 
