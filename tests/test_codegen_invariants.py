@@ -10,8 +10,8 @@ def _rewrite(src: str) -> str:
     return rewrite_source(src, cache_loop_invariants)
 
 
-def _run(src: str, name: str, *args, calls=None):
-    ns = dict(HELPERS)
+def _run(src: str, name: str, *args, calls=None, tables=None):
+    ns = dict(HELPERS, **(tables or {}))
     log = [] if calls is None else calls
 
     def D_price(V, me, x):
@@ -167,3 +167,37 @@ def test_a_temporary_read_or_bound_elsewhere_keeps_its_expression_as_it_was():
         _run(src, "G", V, 0, out1)
         _run(new, "G", V, 0, out2)
         assert out1 == out2
+
+
+PROJECTED = """
+def G(V, me, out):
+    for a in range(0, 3):
+        for s in range(0, 6):
+            if not (D_price(V, me, AREA[s]) + D_price(V, me, KIND[V[2][s]]) + s > a * 4): continue
+            out.append((a, s))
+"""
+TABLES = {"AREA": [0, 0, 1, 1, 1, 2], "KIND": [3, 3, 0], "COST": [[1], [2], [3]]}
+
+
+def test_a_call_reading_the_inner_variable_through_a_table_is_remembered_per_table_value():
+    new = rewrite_source(PROJECTED, lambda lines: cache_loop_invariants(lines, TABLES))
+    assert "[AREA[s]] if AREA[s] in _k" in new and "[KIND[V[2][s]]] if KIND[V[2][s]] in _k" in new
+    V = [[5, 6, 7, 8], [0], [0, 1, 2, 2, 1, 0]]
+    before, after = [], []
+    out1, out2 = [], []
+    _run(PROJECTED, "G", V, 0, out1, calls=before, tables=TABLES)
+    _run(new, "G", V, 0, out2, calls=after, tables=TABLES)
+    assert out1 == out2 and out1
+    # AREA has 3 values over the 6 spaces, KIND[V[2][s]] 2: one call each, not one per space
+    assert sorted(after) == [0, 0, 1, 2, 3]
+    assert len(before) == 3 * 6 * 2
+
+
+def test_a_table_of_lists_is_no_key_and_the_variable_read_elsewhere_keeps_the_call():
+    for src in (PROJECTED.replace("KIND[V[2][s]]", "COST[V[2][s]]"),           # lists: no dict key
+                PROJECTED.replace("D_price(V, me, AREA[s])", "D_price(V, me, AREA[s] + s)")):
+        new = rewrite_source(src, lambda lines: cache_loop_invariants(lines, TABLES))
+        assert "COST[V[2][s]]] if" not in new and "AREA[s] + s]" not in new
+    # without the tables (no known values) nothing is remembered per table value
+    new = rewrite_source(PROJECTED, cache_loop_invariants)
+    assert "[AREA[s]] if" not in new

@@ -177,3 +177,15 @@ def f(v):
     new = _same(src, [([1] * 9,), ([0, 0, 1, 0, 1, 0, 1, 0, 0],), ([0] * 9,)])   # k = 3 is outside: raises
     assert "_cell(0, 2, 3, 3)" not in new and "v[2]" in new and "v[4]" in new
     assert "_cell(3, -1, 3, 3)" in new
+
+
+def test_adding_zero_to_arithmetic_is_dropped_and_kept_where_it_makes_a_number():
+    src = """
+def f(V, me, c, b):
+    return (c // 7 + 0, 0 + c % 7, c * 2 - 0, b + 0, b - 0, 0 + b, c + 0)
+"""
+    new = _rewrite(src)
+    assert "(c // 7, c % 7, c * 2, b + 0, b - 0, 0 + b, c + 0)" in new
+    out = _fn(new)(None, None, 23, True)
+    assert out == (3, 2, 46, 1, 1, 1, 23) and type(out[3]) is int      # True + 0 is 1, still
+    _same(src, [(None, None, c, b) for c in (-8, 0, 41) for b in (True, False, 5)])

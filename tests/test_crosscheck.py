@@ -80,7 +80,7 @@ def test_a_rewrite_that_changes_the_game_is_found_where_it_shows(private_ttt, mo
     real = program.cache_loop_invariants
 
     # a planted bug: every square is taken for an empty one in the functions rewritten
-    monkeypatch.setattr(program, "cache_loop_invariants", lambda lines: _swap(real(lines), "is None", "is None or True"))
+    monkeypatch.setattr(program, "cache_loop_invariants", lambda lines, *known: _swap(real(lines, *known), "is None", "is None or True"))
     rep = crosscheck(str(private_ttt), games=3)
     assert not rep.agree
     dv = rep.divergence
@@ -99,7 +99,7 @@ def test_the_command_says_whether_they_agree(private_ttt, monkeypatch, capsys):
     assert data["agree"] is True and data["games"] == 2 and "divergence" not in data
 
     real = program.cache_loop_invariants
-    monkeypatch.setattr(program, "cache_loop_invariants", lambda lines: _swap(real(lines), "is None", "is None or True"))
+    monkeypatch.setattr(program, "cache_loop_invariants", lambda lines, *known: _swap(real(lines, *known), "is None", "is None or True"))
     _load_cached.cache_clear()
     assert cli.main(["crosscheck", str(private_ttt), "--games", "2", "--json"]) == 1
     data = json.loads(capsys.readouterr().out)
@@ -169,7 +169,7 @@ def test_random_games_aimed_at_the_rewrites_play_alike(tmp_path):
 def test_an_engine_error_in_one_compilation_is_a_difference_not_a_traceback(private_ttt, monkeypatch):
     real = program.cache_loop_invariants
     # a planted bug: a rewrite that leaves a name unbound (a NameError is no rules error)
-    monkeypatch.setattr(program, "cache_loop_invariants", lambda lines: _swap(real(lines), "_V0[l_c]", "_nowhere[l_c]"))
+    monkeypatch.setattr(program, "cache_loop_invariants", lambda lines, *known: _swap(real(lines, *known), "_V0[l_c]", "_nowhere[l_c]"))
     rep = crosscheck(str(private_ttt), games=2)
     dv = rep.divergence
     assert dv is not None and dv.what == "setting up: an error of the engine, not of the rules"

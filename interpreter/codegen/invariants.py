@@ -42,18 +42,27 @@ _ALLOWED = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.Unar
 SENTINEL = "_UNSET"
 
 
-def cache_loop_invariants(lines: Lines) -> Lines:
-    """Every function of `lines` (top-level `def`s) with its loop-invariant expressions cached."""
-    return each_function(lines, _one)
+def cache_loop_invariants(lines: Lines, known: dict | None = None) -> Lines:
+    """Every function of `lines` (top-level `def`s) with its loop-invariant expressions cached;
+    `known`: the rules' tables (by name), for calls remembered per value read from one."""
+    scalar_tables = frozenset(name for name, v in (known or {}).items() if _scalar_table(v))
+    return each_function(lines, lambda func, out: _one(func, out, scalar_tables))
 
 
-def _one(func: list, out: Lines):
+def _scalar_table(v) -> bool:
+    """A table every value of which is a number, a name or none (so it can key a dict)."""
+    items = v.values() if isinstance(v, dict) else v if isinstance(v, (list, tuple)) else None
+    return items is not None and all(type(x) in (int, str, bool, type(None)) for x in items)
+
+
+def _one(func: list, out: Lines, scalar_tables: frozenset):
     fn = parse_function(func)
     if fn is None:
         for item in func:
             out.add(*item)
         return
-    finder = _Finder(_mutated(fn), _temporaries(fn))
+    local = _bound(fn) | {a.arg for a in fn.args.args}
+    finder = _Finder(_mutated(fn), _temporaries(fn), scalar_tables - local)
     finder.function(fn)
     if not finder.edits:
         for item in func:
@@ -178,6 +187,24 @@ def _reads(node, name: str) -> bool:
     return any(isinstance(n, pyast.Name) and n.id == name for n in pyast.walk(node))
 
 
+def _projection(call, key: str, scalar_tables: frozenset):
+    """The one `TABLE[...key...]` through which `call` reads `key` (TABLE a table of the rules
+    holding numbers, names or none: a value that can key a dict), or None."""
+    proj = None
+    inside: set[int] = set()
+    for n in pyast.walk(call):
+        if isinstance(n, pyast.Subscript) and isinstance(n.value, pyast.Name) and n.value.id in scalar_tables \
+                and _reads(n.slice, key) and not _calls(n.slice):      # (read again: no call in it)
+            if proj is not None and pyast.dump(n) != pyast.dump(proj):
+                return None
+            proj = proj or n
+            inside |= {id(m) for m in pyast.walk(n.slice)}
+    if proj is None or any(isinstance(n, pyast.Name) and n.id == key and id(n) not in inside
+                           for n in pyast.walk(call)):
+        return None
+    return proj
+
+
 def _calls(node) -> bool:
     return any(isinstance(n, pyast.Call) for n in pyast.walk(node))
 
@@ -192,9 +219,10 @@ def _bound(node) -> set[str]:
 
 
 class _Finder:
-    def __init__(self, mutated: set[str], temporaries: dict[str, int]):
+    def __init__(self, mutated: set[str], temporaries: dict[str, int], scalar_tables: frozenset):
         self.mutated = mutated
         self.temporaries = temporaries
+        self.scalar_tables = scalar_tables    # tables whose values can key a dict
         self.edits: list[tuple[int, int, int, str]] = []   # (line, start, end, form with {expr})
         self.inits: dict[int, list[str]] = {}                # line of a loop -> names set there
         self.n = 0
@@ -258,11 +286,33 @@ class _Finder:
                             f"else {name}.setdefault({key}, ({{expr}})))")
                 self.edits.append((node.lineno, node.col_offset, node.end_col_offset, form))
                 self.claimed.add(id(node))
+                if key is not None:
+                    self._by_projection(node, bound, key, found)
                 return
             if ok is False and key is None:     # pure and invariant but too small: so are its parts
                 return
         for child in pyast.iter_child_nodes(node):
             self._claim(child, bound, key, found)
+
+    def _by_projection(self, node, bound, key, found):
+        """Inside an expression remembered per value of `key`: the calls that read `key` only
+        through one table, `D_f(..., TABLE[key], ...)`, remembered per value of `TABLE[key]`
+        (several values of key, the spaces of one area say, then share one call)."""
+        for n in pyast.walk(node):
+            if not (isinstance(n, pyast.Call) and isinstance(n.func, pyast.Name) and n.func.id.startswith("D_")):
+                continue
+            proj = _projection(n, key, self.scalar_tables)
+            if proj is None or id(n) in self.claimed or self._pure(n, bound - {key}) is None:
+                continue
+            text = "projection " + pyast.dump(n)
+            name = found.get(text)
+            if name is None:
+                self.n += 1
+                name = found[text] = f"_k{self.n}"
+            p = pyast.unparse(proj)
+            form = f"({name}[{p}] if {p} in {name} else {name}.setdefault({p}, ({{expr}})))"
+            self.edits.append((n.lineno, n.col_offset, n.end_col_offset, form))
+            self.claimed.add(id(n))
 
     def _pure(self, node, bound):
         """None: not cacheable here; False: cacheable but not worth it; True: cache it."""

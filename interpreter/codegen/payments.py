@@ -15,7 +15,7 @@ class PaymentCompiler:
         if key_src is None:
             return str(pi.counters.index((vi, None)))
         first = pi.counters.index((vi, 0))
-        return f"({first} + {key_src})"
+        return key_src if first == 0 else f"({first} + {key_src})"
 
     def _payment_functions(self, pi):
         """PAY_<name>(V, me, cost, check_only): the ways to pay a cost (or whether one exists);
@@ -23,10 +23,7 @@ class PaymentCompiler:
         eg = self.eg
         lines = Lines()
         lines.add(0, f"def PAY_{pi.name}(V, me, cost, check_only):", pi.decl.span)
-        vals = []
-        for vi, k in pi.counters:
-            vals.append(f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else ""))
-        lines.add(1, f"values = [{', '.join(vals)}]")
+        lines.add(1, f"values = [{', '.join(self._counter_values(pi))}]")
         if not self.optimise:
             self._plain_payment(pi, lines)
             return
@@ -49,21 +46,46 @@ class PaymentCompiler:
         lines.add(1, f"return _payments(groups, values, check_only{', True' if first_ways else ''})")
         self._spend_function(pi, lines)
 
+    def _counter_values(self, pi) -> list[str]:
+        """The payer's counters, as the items of a list: a map whose every key is a counter,
+        in key order, is unpacked whole (`*V[k][me]`) rather than read key by key."""
+        out = []
+        counters = pi.counters
+        i = 0
+        while i < len(counters):
+            vi, k = counters[i]
+            size = self.vars[vi.slot].size if self.vars[vi.slot].kind == "map" else 0
+            if k == 0 and size > 1 and counters[i:i + size] == [(vi, j) for j in range(size)]:
+                out.append(f"*V[{vi.slot}][me]")
+                i += size
+                continue
+            out.append(f"V[{vi.slot}][me]" + (f"[{k}]" if k is not None else ""))
+            i += 1
+        return out
+
     def _groups(self, pi, lines):
         """The groups of a cost: per kind of unit, how many and the counters that may pay."""
         eg = self.eg
         lines.add(1, "groups = []")
         lines.add(1, "for l_u, q in _tally(cost):")
-        lines.add(2, "src = []; cap = 0")
+        first = True
         for r in pi.rules:
             env = {r.binder: "l_u"}
             key = eg.gen(r.rule.source.index, env) if r.keyed else None
             idx = self._counter_index(pi, r.var, key)
             conds = [eg.gen(c, env) for c in (r.rule.cond, r.rule.when) if c is not None]
-            test = " and ".join(conds) if conds else "True"
-            lines.add(2, f"if {test}:", r.rule.span)
+            if first and not conds:          # a first way for every unit: the list starts with it
+                lines.add(2, f"_i = {idx}; src = [_i]; cap = values[_i]", r.rule.span)
+                first = False
+                continue
+            if first:
+                lines.add(2, "src = []; cap = 0")
+                first = False
+            lines.add(2, f"if {' and '.join(conds) if conds else 'True'}:", r.rule.span)
             lines.add(3, f"_i = {idx}")
             lines.add(3, "if _i not in src: src.append(_i); cap += values[_i]")
+        if first:
+            lines.add(2, "src = []; cap = 0")
 
     def _plain_payment(self, pi, lines):
         """The plain compilation's PAY_ (ProgramCompiler(optimise=False)): every way is listed,

@@ -34,6 +34,9 @@ from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .invariants import cache_loop_invariants
 from .tables import all_tables
+from .tabulate import tabulate_state_free_defs
+from ..pycompile import compile_quietly
+from ..runtime.helpers import HELPERS
 from .groups import walk_groups
 from .unroll import unroll_and_fold
 from .lines import Lines, Module, hoist_slot_reads
@@ -223,10 +226,28 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             m.add(src)
         for name, grouped in self.groups.items():
             m.add(f"{name} = {grouped!r}")
+        if self.optimise:
+            tables.update(self._tabulate(tables))
         return CompiledProgram(self.p, self.players, m, self.vars, self.slots, self.sites, self.actions,
                                {k: v for k, v in self.unit_pid.items()}, self._id_next,
                                [self.unit_pid[r] for r in roots if r in self.unit_pid], tables,
                                self.triggers)
+
+    def _tabulate(self, tables: dict) -> dict:
+        """Defs of one component, value or player that read no state, computed once per
+        argument (codegen/tabulate.py): the new tables."""
+        candidates = {}
+        for name, c in self.p.defs.items():
+            if len(c.params) == 1 and T.is_indexed(c.params[0][1]):
+                candidates[f"D_{name}"] = T.type_size(c.params[0][1], self.players)
+        if not candidates:
+            return {}
+        ns = dict(HELPERS, PLAYERS=list(range(self.players)), NP=self.players, _W=[0])
+        ns.update(tables)
+        ns.update(self.groups)
+        for src, name in self.eg.constant_maps.items():
+            exec(compile_quietly(f"{name} = {src}", "<regola constant map>", "exec"), ns)
+        return tabulate_state_free_defs(self.mod, candidates, ns)
 
     def _pure_function(self, lines: Lines, known: dict) -> Lines:
         """The rewrites of functions that never change the state: short constant loops
@@ -235,7 +256,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         if not self.optimise:
             return lines
         lines = walk_groups(unroll_and_fold(lines, known), known, self.groups)
-        return cache_loop_invariants(hoist_slot_reads(lines))
+        return cache_loop_invariants(hoist_slot_reads(lines), known)
 
     def _mark_secrets(self):
         """Which move values other players must not be shown (codegen/secrecy.py)."""

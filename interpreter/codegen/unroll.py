@@ -257,6 +257,13 @@ class _Substitute(pyast.NodeTransformer):
         return node
 
 
+def _arithmetic(node) -> bool:
+    """Is node `a + b`, `a - b`, `a * b`, `a // b` or `a % b`? (Its value is then an int,
+    never a truth value, whatever the ints or truth values it is made of.)"""
+    return isinstance(node, pyast.BinOp) and isinstance(node.op, (pyast.Add, pyast.Sub, pyast.Mult,
+                                                                   pyast.FloorDiv, pyast.Mod))
+
+
 class _Folder(pyast.NodeTransformer):
     """Computes the expressions whose parts are all known (see the module's docstring)."""
 
@@ -315,6 +322,13 @@ class _Folder(pyast.NodeTransformer):
         (ok1, a), (ok2, b) = self._value(node.left), self._value(node.right)
         if ok1 and ok2 and isinstance(a, (int, bool)) and isinstance(b, (int, bool)):
             return self._computed(node, lambda: _BINOPS[type(node.op)](a, b))
+        # adding or taking away 0 (an unrolled offset, a modifier's empty term) leaves a
+        # number as it is: dropped where the other side is arithmetic, an int for certain
+        if isinstance(node.op, (pyast.Add, pyast.Sub)) and ok2 and type(b) is int and b == 0 \
+                and _arithmetic(node.left):
+            return node.left
+        if isinstance(node.op, pyast.Add) and ok1 and type(a) is int and a == 0 and _arithmetic(node.right):
+            return node.right
         return node
 
     def visit_UnaryOp(self, node):
