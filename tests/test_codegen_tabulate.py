@@ -157,3 +157,14 @@ score: total
     game.apply(s, game.legal_moves(s)[0])
     game.apply(s, game.legal_moves(s)[0])
     assert game.scores(s) == [3 + 3 + 0 + 3 + 1] * 2
+
+
+def test_long_values_are_no_table(tmp_path):
+    # a def of a million numbers per card would make a table of millions: it stays a call
+    text = CARDS.replace("score: me.points", """def numbers(c: Card) -> list of int =
+    range(0, 1000000) if count(i for i in range(0, 2) where c.alt > i) >= 0 else []
+
+score: me.points + count(numbers(cheap)) / 1000000""")
+    game = load(tmp_path, text)
+    assert "TD_numbers" not in game.ns and "TD_ways" in game.ns
+    assert game.scores(game.new_initial_state(0)) == [1, 1]

@@ -13,18 +13,22 @@ Only the optimised compilation does this, and only for a def that, once unrolled
 is straight-line code (no loop, no comprehension, so computing it cannot take long), names
 neither the state nor the acting player (`V`, `me`, `S`, `F`, `L`), calls no generated
 function, and gives plain values (numbers, truth values, text, none, tuples of them, or
-lists of them). If computing it raises for some value, or its parameter has more than
-MAX_VALUES values, the def is left as a function: the call then raises where it did.
+lists of them). If computing it raises for some value, its parameter has more than
+MAX_VALUES values, a value is longer than MAX_LENGTH, or the tables of the rules take more
+than TIME_BUDGET to compute, the def is left as a function: the call then does what it did.
 """
 
 from __future__ import annotations
 
 import ast as pyast
 import re
+import time
 
 from ..pycompile import compile_quietly
 
-MAX_VALUES = 1024
+MAX_VALUES = 1024          # values of the parameter
+MAX_LENGTH = 64            # items of a list (or letters of a text) a def gives
+TIME_BUDGET = 0.25         # seconds for computing every table of a rules file
 _STATE_NAMES = {"V", "me", "S", "F", "L", "_W"}
 # generated functions a tabulated def may not call (they take the state)
 _GENERATED = re.compile(r"(D|DB|P|A|H|W|M\d+|G|GL|RG|SITE|CHECK|PAY|SPEND|SCORE)_")
@@ -41,8 +45,9 @@ def tabulate_state_free_defs(module, candidates: dict[str, int], ns: dict) -> di
     bodies = _function_texts(module.lines, candidates)
     tables: dict = {}
     copies: set[str] = set()
+    deadline = time.perf_counter() + TIME_BUDGET
     for name, text in bodies.items():
-        values = _compute(name, text, candidates[name], ns)
+        values = _compute(name, text, candidates[name], ns, deadline)
         if values is None:
             continue
         tables["T" + name] = values
@@ -92,8 +97,10 @@ def _straight_and_stateless(fn: pyast.FunctionDef) -> bool:
     return True
 
 
-def _compute(name: str, text: str, size: int, ns: dict):
-    """The def's value for each parameter value 0..size-1, or None if it does not qualify."""
+def _compute(name: str, text: str, size: int, ns: dict, deadline: float):
+    """The def's value for each parameter value 0..size-1, or None if it does not qualify (or
+    its values are long, or computing them takes the rules past the deadline: a table is a
+    saving, never a cost a rules file can make large)."""
     if not 0 < size <= MAX_VALUES:
         return None
     try:
@@ -107,7 +114,12 @@ def _compute(name: str, text: str, size: int, ns: dict):
     try:
         exec(compile_quietly(text, f"<regola table {name}>", "exec"), local)
         func = local[name]
-        values = [func(None, None, x) for x in range(size)]
+        values = []
+        for x in range(size):
+            v = func(None, None, x)
+            if _too_long(v) or time.perf_counter() > deadline:
+                return None
+            values.append(v)
     except Exception:               # (a value the def refuses: its calls stay calls)
         return None
     # a call may pass none (`me` where no player acts): a def with a value for none too
@@ -122,6 +134,10 @@ def _compute(name: str, text: str, size: int, ns: dict):
     if for_none:
         return {**dict(enumerate(values)), None: for_none[0]}
     return values
+
+
+def _too_long(v) -> bool:
+    return isinstance(v, (list, tuple, str)) and len(v) > MAX_LENGTH
 
 
 def _plain(v) -> bool:
