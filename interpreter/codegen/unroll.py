@@ -28,6 +28,7 @@ import copy
 import operator
 
 from .bounds import drop_proven_cell_tests
+from .intervals import drop_decided_tests
 from .lines import Lines, each_function, parse_function
 
 _MAX_ITEMS = 8
@@ -136,10 +137,14 @@ class _Rewriter:
         return out
 
     def fold(self, e):
-        """(e, a copy, with its known parts computed and the cell tests it proves dropped,
-        whether a cell test was dropped)."""
+        """(e, a copy, with its known parts computed, the cell tests it proves and the bound
+        tests it decides dropped, whether a test was dropped)."""
         e = self.folder.visit(e)
-        return drop_proven_cell_tests(e) if self.cells else (e, False)
+        pruned = False
+        if self.cells:              # (first: it reads the bound tests that the next drops)
+            e, pruned = drop_proven_cell_tests(e)
+        e, decided = drop_decided_tests(e)
+        return e, pruned or decided
 
     def expr(self, e):
         if e is None:
