@@ -42,11 +42,16 @@ _ALLOWED = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.Unar
 SENTINEL = "_UNSET"
 
 
-def cache_loop_invariants(lines: Lines, known: dict | None = None) -> Lines:
+def cache_loop_invariants(lines: Lines, scalar_tables: frozenset = frozenset()) -> Lines:
     """Every function of `lines` (top-level `def`s) with its loop-invariant expressions cached;
-    `known`: the rules' tables (by name), for calls remembered per value read from one."""
-    scalar_tables = frozenset(name for name, v in (known or {}).items() if _scalar_table(v))
+    `scalar_tables`: the names of the rules' tables of plain values (`scalar_tables(known)`),
+    for calls remembered per value read from one."""
     return each_function(lines, lambda func, out: _one(func, out, scalar_tables))
+
+
+def scalar_tables(known: dict) -> frozenset:
+    """The names of the tables of `known` whose every value can key a dict."""
+    return frozenset(name for name, v in known.items() if _scalar_table(v))
 
 
 def _scalar_table(v) -> bool:

@@ -32,7 +32,7 @@ from .blocks import simplify_blocks
 from .direct_calls import enter_directly
 from .defs import def_lines
 from .lower import Lowerer, needs_lowering
-from .invariants import cache_loop_invariants
+from .invariants import cache_loop_invariants, scalar_tables
 from .tables import all_tables
 from .tabulate import tabulate_state_free_defs
 from ..pycompile import compile_quietly
@@ -148,6 +148,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         tables = all_tables(self.p)          # the same objects become the module's globals
         self.static_tables = tables          # (loop lengths known when compiled: statements.py)
         known = dict(tables, PLAYERS=list(range(self.players)), NP=self.players)
+        self._scalar_tables = scalar_tables(known)     # (memos keyed by a table's values)
         for name, c in self.p.defs.items():
             m.add_lines(self._pure_function(def_lines(self.p, self.eg, c, self.fresh), known))
         for pi in self.p.payments.values():
@@ -256,7 +257,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         if not self.optimise:
             return lines
         lines = walk_groups(unroll_and_fold(lines, known), known, self.groups)
-        return cache_loop_invariants(hoist_slot_reads(lines), known)
+        return cache_loop_invariants(hoist_slot_reads(lines), self._scalar_tables)
 
     def _mark_secrets(self):
         """Which move values other players must not be shown (codegen/secrecy.py)."""
