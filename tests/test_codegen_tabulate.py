@@ -168,3 +168,28 @@ score: me.points + count(numbers(cheap)) / 1000000""")
     game = load(tmp_path, text)
     assert "TD_numbers" not in game.ns and "TD_ways" in game.ns
     assert game.scores(game.new_initial_state(0)) == [1, 1]
+
+
+def test_a_def_too_slow_to_tabulate_stops_the_tables_and_stays_a_call(tmp_path, monkeypatch):
+    from regola.codegen import tabulate
+    from regola.runtime import watchdog
+    monkeypatch.setattr(watchdog, "limit_seconds", 0.3)
+    monkeypatch.setattr(tabulate, "TIME_BUDGET", 1000.0)       # only the watchdog can stop it
+    stopped = []
+    real = tabulate._compute
+
+    def spy(*args):
+        try:
+            return real(*args)
+        except watchdog.RulesTooSlow:
+            stopped.append(args[0])
+            raise
+    monkeypatch.setattr(tabulate, "_compute", spy)
+    # one value of this def takes seconds (sums of a million numbers, no loop of the rules')
+    slow = " + ".join(["sum(range(0, 999999))"] * 90)
+    text = CARDS.replace("score: me.points", f"""def slow(c: Card) -> int = {slow} + c.price
+
+score: me.points""")
+    game = load_game(str(write(tmp_path, text)), players=2)
+    assert stopped == ["D_slow"] and "TD_slow" not in game.ns
+    assert "D_slow(V, me, " not in game.source or "TD_slow" not in game.source

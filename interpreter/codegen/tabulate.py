@@ -16,6 +16,8 @@ function, and gives plain values (numbers, truth values, text, none, tuples of t
 lists of them). If computing it raises for some value, its parameter has more than
 MAX_VALUES values, a value is longer than MAX_LENGTH, or the tables of the rules take more
 than TIME_BUDGET to compute, the def is left as a function: the call then does what it did.
+One call that never ends (a def can be made slow without a loop) is stopped by the
+watchdog (runtime/watchdog.py), and no table is made after it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import re
 import time
 
 from ..pycompile import compile_quietly
+from ..runtime import watchdog
 
 MAX_VALUES = 1024          # values of the parameter
 MAX_LENGTH = 64            # items of a list (or letters of a text) a def gives
@@ -46,8 +49,14 @@ def tabulate_state_free_defs(module, candidates: dict[str, int], ns: dict) -> di
     tables: dict = {}
     copies: set[str] = set()
     deadline = time.perf_counter() + TIME_BUDGET
+    watchdog.watch(tabulate_state_free_defs)       # (one call of a def that runs for ever)
     for name, text in bodies.items():
-        values = _compute(name, text, candidates[name], ns, deadline)
+        if time.perf_counter() > deadline:
+            break
+        try:
+            values = _compute(name, text, candidates[name], ns, deadline)
+        except watchdog.RulesTooSlow:
+            break
         if values is None:
             continue
         tables["T" + name] = values
@@ -120,12 +129,16 @@ def _compute(name: str, text: str, size: int, ns: dict, deadline: float):
             if _too_long(v) or time.perf_counter() > deadline:
                 return None
             values.append(v)
+    except watchdog.RulesTooSlow:
+        raise
     except Exception:               # (a value the def refuses: its calls stay calls)
         return None
     # a call may pass none (`me` where no player acts): a def with a value for none too
     # gets it in its table (a map then); one without fails there as a table read of none
     try:
         for_none = [func(None, None, None)]
+    except watchdog.RulesTooSlow:
+        raise
     except Exception:
         for_none = []
     if not all(_plain(v) for v in values + for_none) and not all(
