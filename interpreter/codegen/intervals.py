@@ -97,8 +97,9 @@ def _mul(x, k):
     return None if x is None else x * k
 
 
-def _arithmetic(node) -> bool:
-    """A sum, difference, product, quotient or remainder: a number (the rules' are ints)."""
+def arithmetic(node) -> bool:
+    """Is node `a + b`, `a - b`, `a * b`, `a // b` or `a % b`? (Its value is then an int,
+    never a truth value, whatever the ints or truth values it is made of.)"""
     return isinstance(node, pyast.BinOp) and isinstance(node.op, (pyast.Add, pyast.Sub, pyast.Mult,
                                                                    pyast.FloorDiv, pyast.Mod))
 
@@ -176,7 +177,7 @@ class _Decider:
         if isinstance(node, pyast.NamedExpr) and isinstance(node.target, pyast.Name):
             node.value, env = self.visit(node.value, env, False)
             iv = _interval(node.value, env)
-            if iv is None and _arithmetic(node.value):
+            if iv is None and arithmetic(node.value):
                 iv = _OPEN                       # a number, not yet bounded: tests narrow it
             env = dict(env)
             if iv is None:

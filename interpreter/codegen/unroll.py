@@ -28,7 +28,7 @@ import copy
 import operator
 
 from .bounds import drop_proven_cell_tests
-from .intervals import drop_decided_tests
+from .intervals import arithmetic, drop_decided_tests
 from .lines import Lines, each_function, parse_function
 
 _MAX_ITEMS = 8
@@ -262,13 +262,6 @@ class _Substitute(pyast.NodeTransformer):
         return node
 
 
-def _arithmetic(node) -> bool:
-    """Is node `a + b`, `a - b`, `a * b`, `a // b` or `a % b`? (Its value is then an int,
-    never a truth value, whatever the ints or truth values it is made of.)"""
-    return isinstance(node, pyast.BinOp) and isinstance(node.op, (pyast.Add, pyast.Sub, pyast.Mult,
-                                                                   pyast.FloorDiv, pyast.Mod))
-
-
 class _Folder(pyast.NodeTransformer):
     """Computes the expressions whose parts are all known (see the module's docstring)."""
 
@@ -330,9 +323,9 @@ class _Folder(pyast.NodeTransformer):
         # adding or taking away 0 (an unrolled offset, a modifier's empty term) leaves a
         # number as it is: dropped where the other side is arithmetic, an int for certain
         if isinstance(node.op, (pyast.Add, pyast.Sub)) and ok2 and type(b) is int and b == 0 \
-                and _arithmetic(node.left):
+                and arithmetic(node.left):
             return node.left
-        if isinstance(node.op, pyast.Add) and ok1 and type(a) is int and a == 0 and _arithmetic(node.right):
+        if isinstance(node.op, pyast.Add) and ok1 and type(a) is int and a == 0 and arithmetic(node.right):
             return node.right
         return node
 
