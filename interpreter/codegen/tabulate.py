@@ -45,29 +45,36 @@ def tabulate_state_free_defs(module, candidates: dict[str, int], ns: dict) -> di
     has) that qualify: rewrite their calls in `module` (a lines.Module) and return the new
     tables for the generated code's globals (name -> list; a map when none has a value too).
     `ns` is what the functions need to run (helpers, tables, constants)."""
-    bodies = _function_texts(module.lines, candidates)
-    tables: dict = {}
-    copies: set[str] = set()
-    deadline = time.perf_counter() + TIME_BUDGET
-    watchdog.watch(tabulate_state_free_defs)       # (one call of a def that runs for ever)
-    for name, text in bodies.items():
-        if time.perf_counter() > deadline:
-            break
-        try:
-            values = _compute(name, text, candidates[name], ns, deadline)
-        except watchdog.RulesTooSlow:
-            break
-        if values is None:
-            continue
-        tables["T" + name] = values
-        if any(isinstance(v, list) for v in (values.values() if isinstance(values, dict) else values)):
-            copies.add(name)
+    tables, copies = _tables(_function_texts(module.lines, candidates), candidates, ns)
     if tables:
         names = [t[1:] for t in tables]            # the functions' names (tables are T + name)
         calls = re.compile(r"(?<![\w.])(" + "|".join(re.escape(n) for n in names) + r")\(")
         module.lines = [text if text.lstrip().startswith("def ") else _rewrite(text, calls, copies)
                         for text in module.lines]
     return tables
+
+
+def _tables(bodies: dict, candidates: dict, ns: dict) -> tuple[dict, set]:
+    """(the tables of the defs that qualify, the names of those whose values are lists). The
+    watchdog watches this (not the rewriting after it): a call that runs on is stopped, and
+    no table is made after it."""
+    watchdog.watch(_tables)
+    tables: dict = {}
+    copies: set[str] = set()
+    deadline = time.perf_counter() + TIME_BUDGET
+    try:
+        for name, text in bodies.items():
+            if time.perf_counter() > deadline:
+                break
+            values = _compute(name, text, candidates[name], ns, deadline)
+            if values is None:
+                continue
+            if any(isinstance(v, list) for v in (values.values() if isinstance(values, dict) else values)):
+                copies.add(name)
+            tables["T" + name] = values
+    except watchdog.RulesTooSlow:           # (the tables made before it are whole)
+        copies &= {t[1:] for t in tables}
+    return tables, copies
 
 
 def _function_texts(lines: list[str], wanted: dict) -> dict[str, str]:
@@ -141,6 +148,8 @@ def _compute(name: str, text: str, size: int, ns: dict, deadline: float):
         raise
     except Exception:
         for_none = []
+    if for_none and _too_long(for_none[0]):
+        return None
     if not all(_plain(v) for v in values + for_none) and not all(
             isinstance(v, list) and all(_plain(x) for x in v) for v in values + for_none):
         return None
