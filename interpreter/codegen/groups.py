@@ -36,9 +36,8 @@ from __future__ import annotations
 import ast as pyast
 
 from .invariants import _ALLOWED, _PURE_CALLS, _bound, _mutated
-from .lines import Lines, each_function, parse_function
+from .lines import PLAIN, Lines, each_function, parse_function
 
-_SCALARS = (int, bool, str, type(None))
 PREFIX = "GRP"
 
 
@@ -60,7 +59,7 @@ def group_table(known: dict, domain: str, table: str):
         if type(x) is not int or not 0 <= x < len(tab):
             return None
         key = tab[x]
-        if type(key) not in _SCALARS:
+        if type(key) not in PLAIN:
             return None
         out.setdefault(key, []).append(x)
     if len(out) < 2:

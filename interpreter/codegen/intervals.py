@@ -5,7 +5,7 @@ Rules that walk a line of cells test the bounds at each step before reading the 
     if r < 0 or r >= ROWS or c < 0 or c >= COLUMNS or board[cell(r, c)] != d: return 0
     return 1 + run(d, r + dr, c + dc, dr, dc)
 
-Once such a def is inlined and unrolled (Connect Four's `connects`), every step is one
+Once such a def is inlined and unrolled (a four-in-a-row test, say), every step is one
 conditional, and many of its tests are decided by what came before: `c := x % 7 + 1` lies in
 1..7, so `c < 0` is false; a step after `r` passed `0 <= r < 6` makes `r2 := r + 1` at least
 1. Here each expression is read in the order Python evaluates it, keeping an interval of

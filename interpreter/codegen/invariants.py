@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast as pyast
 
-from .lines import Lines, each_function, parse_function
+from .lines import PLAIN, Lines, each_function, parse_function
 
 # calls whose result depends on their arguments and the (unchanging) state only; none returns
 # an iterator, which a second use would find consumed
@@ -57,7 +57,7 @@ def scalar_tables(known: dict) -> frozenset:
 def _scalar_table(v) -> bool:
     """A table every value of which is a number, a name or none (so it can key a dict)."""
     items = v.values() if isinstance(v, dict) else v if isinstance(v, (list, tuple)) else None
-    return items is not None and all(type(x) in (int, str, bool, type(None)) for x in items)
+    return items is not None and all(type(x) in PLAIN for x in items)
 
 
 def _one(func: list, out: Lines, scalar_tables: frozenset):

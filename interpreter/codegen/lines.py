@@ -58,6 +58,11 @@ def each_function(lines: Lines, rewrite) -> Lines:
     return out
 
 
+# the types of plain values (numbers, truth values, text, none): what the rewriting passes
+# compute with at compile time, and what may key a dict
+PLAIN = (int, bool, str, type(None))
+
+
 # the largest function (in syntax-tree nodes) the rewriting passes look at: their work grows
 # faster than a function's size, and a rules file may be written to make one huge
 MAX_REWRITE_NODES = 20_000

@@ -228,23 +228,22 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         for name, grouped in self.groups.items():
             m.add(f"{name} = {grouped!r}")
         if self.optimise:
-            tables.update(self._tabulate(tables))
+            tables.update(self._tabulate(known))
         return CompiledProgram(self.p, self.players, m, self.vars, self.slots, self.sites, self.actions,
                                {k: v for k, v in self.unit_pid.items()}, self._id_next,
                                [self.unit_pid[r] for r in roots if r in self.unit_pid], tables,
                                self.triggers)
 
-    def _tabulate(self, tables: dict) -> dict:
+    def _tabulate(self, known: dict) -> dict:
         """Defs of one component, value or player that read no state, computed once per
-        argument (codegen/tabulate.py): the new tables."""
+        argument (codegen/tabulate.py): the new tables. `known`: the tables, the players."""
         candidates = {}
         for name, c in self.p.defs.items():
             if len(c.params) == 1 and T.is_indexed(c.params[0][1]):
                 candidates[f"D_{name}"] = T.type_size(c.params[0][1], self.players)
         if not candidates:
             return {}
-        ns = dict(HELPERS, PLAYERS=list(range(self.players)), NP=self.players, _W=[0])
-        ns.update(tables)
+        ns = dict(HELPERS, _W=[0], **known)
         ns.update(self.groups)
         for src, name in self.eg.constant_maps.items():
             exec(compile_quietly(f"{name} = {src}", "<regola constant map>", "exec"), ns)

@@ -27,6 +27,7 @@ import re
 import time
 
 from ..pycompile import compile_quietly
+from .lines import PLAIN
 from ..runtime import watchdog
 
 MAX_VALUES = 1024          # values of the parameter
@@ -37,7 +38,6 @@ _STATE_NAMES = {"V", "me", "S", "F", "L", "_W"}
 _GENERATED = re.compile(r"(D|DB|P|A|H|W|M\d+|G|GL|RG|SITE|CHECK|PAY|SPEND|SCORE)_")
 _LOOPS = (pyast.For, pyast.While, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp,
           pyast.Lambda)
-_PLAIN = (int, bool, str, type(None))
 
 
 def tabulate_state_free_defs(module, candidates: dict[str, int], ns: dict) -> dict:
@@ -163,7 +163,7 @@ def _too_long(v) -> bool:
 
 
 def _plain(v) -> bool:
-    return isinstance(v, _PLAIN) or (isinstance(v, tuple) and all(_plain(x) for x in v))
+    return isinstance(v, PLAIN) or (isinstance(v, tuple) and all(_plain(x) for x in v))
 
 
 def _rewrite(text: str, calls: re.Pattern, copies: set[str]) -> str:

@@ -29,11 +29,10 @@ import operator
 
 from .bounds import drop_proven_cell_tests
 from .intervals import arithmetic, drop_decided_tests
-from .lines import Lines, each_function, parse_function
+from .lines import PLAIN, Lines, each_function, parse_function
 
 _MAX_ITEMS = 8
 _MAX_NODES = 4000          # the body's nodes times the values: no more code than this
-_SCALARS = (int, bool, str, type(None))
 
 
 def unroll_and_fold(lines: Lines, known: dict) -> Lines:
@@ -283,12 +282,12 @@ class _Folder(pyast.NodeTransformer):
             return True, self.consts[node.id]
         if isinstance(node, (pyast.List, pyast.Tuple)) and isinstance(node.ctx, pyast.Load):
             vals = [self._value(e) for e in node.elts]
-            if all(ok and isinstance(v, _SCALARS) for ok, v in vals):
+            if all(ok and isinstance(v, PLAIN) for ok, v in vals):
                 return True, [v for _, v in vals] if isinstance(node, pyast.List) else tuple(v for _, v in vals)
         return False, None
 
     def _const(self, value, like):
-        if isinstance(value, _SCALARS):
+        if isinstance(value, PLAIN):
             return pyast.copy_location(pyast.Constant(value), like)
         return None
 
@@ -332,7 +331,7 @@ class _Folder(pyast.NodeTransformer):
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         ok, a = self._value(node.operand)
-        if ok and isinstance(a, _SCALARS):
+        if ok and isinstance(a, PLAIN):
             return self._computed(node, lambda: _UNARY[type(node.op)](a))
         return node
 
@@ -343,7 +342,7 @@ class _Folder(pyast.NodeTransformer):
         # known operands at the front decide or drop out; the last operand is the value
         while len(values) > 1:
             ok, v = self._value(values[0])
-            if not ok or not isinstance(v, _SCALARS):
+            if not ok or not isinstance(v, PLAIN):
                 break
             if bool(v) != is_and:      # `False and x`, `True or x`: the known value is the result
                 return self._const(v, node) or node
@@ -370,7 +369,7 @@ class _Folder(pyast.NodeTransformer):
     def visit_IfExp(self, node):
         self.generic_visit(node)
         ok, v = self._value(node.test)
-        if ok and isinstance(v, _SCALARS):
+        if ok and isinstance(v, PLAIN):
             return node.body if v else node.orelse
         return node
 
