@@ -118,3 +118,15 @@ def test_random_expressions_keep_their_values():
                    for n in _NAMES}
             assert _outcome(new, env) == _outcome(src, env), (src, new, env)
     assert rewritten > 200          # (about 270 of these 4,000 have a test decided)
+
+
+def test_names_of_one_known_value_stand_as_that_value():
+    # an unrolled step binds its direction to a constant: it is added as such, `+ 0` goes
+    assert _rewrite("((d := 0), (k := -1), (r := (y // 7)), f(r + d, y + k, r - d))")[0] == \
+        "((d := 0), (k := (-1)), (r := (y // 7)), f(r, y + -1, r))"
+    assert _rewrite("((x := 2), (z := x + 1), z * 3)")[0] == "((x := 2), (z := 3), 9)"
+    # a name narrowed to one value by the tests passed
+    assert _rewrite("((x := y % 3), x if x >= 2 else 0)")[0] == "((x := (y % 3)), 2 if x >= 2 else 0)"
+    # `+ 0` keeps a name of unknown type (True + 0 is 1), and a division by 0 raises at run time
+    assert _rewrite("((x := 0), y + x)")[0] == "((x := 0), y + 0)"
+    assert _rewrite("((x := 0), 5 // x)")[0] == "((x := 0), 5 // 0)"

@@ -388,7 +388,26 @@ class ExprGen:
         return f"sum({self.gen(args[0], env)})"
 
     def b_min(self, e, args, env):
-        return f"{e.func}({', '.join(self.gen(a, env) for a in args)})"
+        srcs = [self.gen(a, env) for a in args]
+        if len(args) == 2 and self.optimise and not self._no_binding \
+                and all(_plain_int(self.t(a)) for a in args):
+            return self._min_max(e.func, *srcs)
+        return f"{e.func}({', '.join(srcs)})"
+
+    def _min_max(self, func: str, a: str, b: str) -> str:
+        """`min(a, b)` / `max(a, b)` of two ints as a conditional (a builtin call costs
+        several times the comparison). Both are computed once, a first, and the value is
+        the one the builtin gives: its first argument unless the second is smaller (min) or
+        greater (max)."""
+        keep_second = "<" if func == "min" else ">"
+        if _INT_TEXT.fullmatch(a):          # min(0, x): x unless it is not smaller/greater
+            t = self.fresh("m")
+            return f"({t} if ({t} := {b}) {keep_second} {a} else {a})"
+        if _INT_TEXT.fullmatch(b):          # min(x, 0): x unless 0 is smaller/greater
+            t = self.fresh("m")
+            return f"({t} if ({t} := {a}) {_NOT_STRICT[keep_second]} {b} else {b})"
+        x, y = self.fresh("m"), self.fresh("m")     # a first: b kept when b > a (max), a > b (min)
+        return f"({y} if ({x} := {a}) {_FLIP[keep_second]} ({y} := {b}) else {x})"
 
     b_max = b_min
 
@@ -588,6 +607,14 @@ _LOOPS = (ast.GeneratorCall, ast.ListComp)
 
 
 _INT_TEXT = re.compile(r"-?\d{1,15}")
+_NOT_STRICT = {"<": "<=", ">": ">="}      # x kept by min(x, k) when x <= k, by max(x, k) when x >= k
+_FLIP = {"<": ">", ">": "<"}
+
+
+def _plain_int(t) -> bool:
+    """An int for certain (not a truth value, nor a value of unknown type)."""
+    t = T.strip(t)
+    return t is T.INT or isinstance(t, T.IntRange)
 # a number fixed when the rules are compiled (a literal or a constant): a product with one
 # cannot grow by itself, so it needs no check
 _FIXED_NUMBER = re.compile(r"\(?-?\d{1,15}\)?|K_\w+")

@@ -27,6 +27,9 @@ import ast as pyast
 from .bounds import _facts
 
 _OPEN = (None, None)
+_INT_OPS = {pyast.Add: lambda a, b: a + b, pyast.Sub: lambda a, b: a - b,
+            pyast.Mult: lambda a, b: a * b, pyast.FloorDiv: lambda a, b: a // b,
+            pyast.Mod: lambda a, b: a % b}
 
 
 def drop_decided_tests(e: pyast.expr):
@@ -207,7 +210,17 @@ class _Decider:
                 elts.append(x)
             node.elts = elts
             return node, env
-        if isinstance(node, (pyast.BinOp, pyast.Subscript, pyast.Call, pyast.UnaryOp, pyast.Constant,
+        if isinstance(node, pyast.Name) and isinstance(node.ctx, pyast.Load) and node.id in env:
+            lo, hi = env[node.id]
+            if lo is not None and lo == hi:          # the name holds this int for certain
+                self.changed = True
+                return pyast.copy_location(pyast.Constant(lo), node), env
+            return node, env
+        if isinstance(node, pyast.BinOp):
+            node.left, env = self.visit(node.left, env, False)
+            node.right, env = self.visit(node.right, env, False)
+            return self._binop(node, env), env
+        if isinstance(node, (pyast.Subscript, pyast.Call, pyast.UnaryOp, pyast.Constant,
                              pyast.Name, pyast.Attribute, pyast.Starred)):
             # operands left to right (a call's function, then its arguments)
             for field, value in pyast.iter_fields(node):
@@ -227,6 +240,29 @@ class _Decider:
         # bind unknown
         bound = _bound_names(node)
         return node, {k: v for k, v in env.items() if k not in bound}
+
+    def _binop(self, node, env):
+        """node, or what it reduces to once names of known value stood in: the value of two
+        int constants, or the int side of `x + 0`, `x - 0`, `0 + x`."""
+        a, b = _constant(node.left), _constant(node.right)
+        if a is not None and b is not None:
+            op = _INT_OPS.get(type(node.op))
+            if op is not None and (b != 0 or not isinstance(node.op, (pyast.FloorDiv, pyast.Mod))):
+                self.changed = True
+                return pyast.copy_location(pyast.Constant(op(a, b)), node)
+        if isinstance(node.op, (pyast.Add, pyast.Sub)) and b == 0 and self._int(node.left, env):
+            self.changed = True
+            return node.left
+        if isinstance(node.op, pyast.Add) and a == 0 and self._int(node.right, env):
+            self.changed = True
+            return node.right
+        return node
+
+    @staticmethod
+    def _int(node, env) -> bool:
+        """Is node's value an int for certain (not a truth value, which `+ 0` would change)?"""
+        return arithmetic(node) or (isinstance(node, pyast.Name) and node.id in env) \
+            or _constant(node) is not None
 
     def _compare(self, node, env):
         parts = [node.left] + node.comparators

@@ -318,17 +318,15 @@ class StatementCompiler:
         within -MAX_INT..MAX_INT where no bound is declared (limits.py)."""
         lo, hi = vs.low, vs.high
         if vs.clamp:
-            expr = "_v"
-            if lo is not None:
-                expr = f"max({lo}, {expr})"
-            if hi is not None:
-                expr = f"min({hi}, {expr})"
+            # min(hi, max(lo, _v)) written as tests (a builtin call costs several of them)
+            none_ok = "_v is not None and " if _may_be_none(vs) else ""
             if lo is None or hi is None:
-                none_ok = "_v is not None and " if _may_be_none(vs) else ""
                 out.add(ind, f"if {none_ok}not -{MAX_INT} <= _v <= {MAX_INT}: _too_big({vs.name!r}, _v)", span)
-            if _may_be_none(vs):
-                expr = f"(None if _v is None else {expr})"
-            out.add(ind, f"_o[_i] = {expr}", span)
+            if lo is not None:
+                out.add(ind, f"if {none_ok}_v < {lo}: _v = {lo}", span)
+            if hi is not None:
+                out.add(ind, f"if {none_ok}_v > {hi}: _v = {hi}", span)
+            out.add(ind, "_o[_i] = _v", span)
             return
         # one test: the declared bounds, and -MAX_INT..MAX_INT on a side with none declared
         # (_bound_error tells which was passed)
