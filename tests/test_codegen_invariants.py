@@ -181,7 +181,7 @@ TABLES = {"AREA": [0, 0, 1, 1, 1, 2], "KIND": [3, 3, 0], "COST": [[1], [2], [3]]
 
 def test_a_call_reading_the_inner_variable_through_a_table_is_remembered_per_table_value():
     new = rewrite_source(PROJECTED, lambda lines: cache_loop_invariants(lines, scalar_tables(TABLES)))
-    assert ".get(AREA[s], _UNSET)" in new and ".get(KIND[V[2][s]], _UNSET)" in new
+    assert "[AREA[s]] if AREA[s] in _k" in new and "[KIND[V[2][s]]] if KIND[V[2][s]] in _k" in new
     V = [[5, 6, 7, 8], [0], [0, 1, 2, 2, 1, 0]]
     before, after = [], []
     out1, out2 = [], []
@@ -197,7 +197,7 @@ def test_a_table_of_lists_is_no_key_and_the_variable_read_elsewhere_keeps_the_ca
     for src in (PROJECTED.replace("KIND[V[2][s]]", "COST[V[2][s]]"),           # lists: no dict key
                 PROJECTED.replace("D_price(V, me, AREA[s])", "D_price(V, me, AREA[s] + s)")):
         new = rewrite_source(src, lambda lines: cache_loop_invariants(lines, scalar_tables(TABLES)))
-        assert ".get(COST[V[2][s]]" not in new and ".get(AREA[s] + s" not in new
+        assert "COST[V[2][s]]] if" not in new and "AREA[s] + s]" not in new
     # without the tables (no known values) nothing is remembered per table value
     new = rewrite_source(PROJECTED, cache_loop_invariants)
-    assert ".get(AREA[s]" not in new
+    assert "[AREA[s]] if" not in new

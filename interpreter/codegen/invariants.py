@@ -315,8 +315,7 @@ class _Finder:
                 self.n += 1
                 name = found[text] = f"_k{self.n}"
             p = pyast.unparse(proj)
-            form = (f"(_t if (_t := {name}.get({p}, {SENTINEL})) is not {SENTINEL} "
-                    f"else {name}.setdefault({p}, ({{expr}})))")
+            form = f"({name}[{p}] if {p} in {name} else {name}.setdefault({p}, ({{expr}})))"
             self.edits.append((n.lineno, n.col_offset, n.end_col_offset, form))
             self.claimed.add(id(n))
 
