@@ -30,6 +30,7 @@ from ..symbols import ActionInfo, CheckedProgram
 from .expr import CodegenError, ExprGen
 from .blocks import simplify_blocks
 from .direct_calls import enter_directly
+from .frame_reads import cache_block_frame_reads
 from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .invariants import cache_loop_invariants, scalar_tables
@@ -202,6 +203,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             enter_directly(self.machines)
         for mach in self.machines:
             for b, lines in enumerate(mach.blocks):
+                if self.optimise:
+                    lines = cache_block_frame_reads(lines, f"def M{mach.uid}_{b}(S, F):")
                 m.add(f"def M{mach.uid}_{b}(S, F):")
                 used = " ".join(text for _, text, _ in lines.items)
                 prologue = [x for x, rx in _PROLOGUE if rx.search(used)]

@@ -1,0 +1,286 @@
+"""A block's reads of its frame kept in Python locals (optimised compilation only).
+
+A resumable unit's block keeps the unit's variables in its frame, a dict `L`, and reads them
+by name: a loop over a player's goods reads `L['g']` and `L['@k_44']` half a dozen times a
+pass, each a dict lookup. Nothing but the block itself changes its frame while it runs
+(`apply` and chance steps write a frame between runs; a call gets a frame of its own), so a
+frame variable keeps its value between the block's own writes of it. Here each block's reads
+are given a local where that is exact:
+
+    _fr1 = L['g']                                         # before the first statement that
+    L['@n_46'] = (V[2][_fr1][L['@k_44']] + ...)           # reads it in any case
+    L['@k_44'] = _fr2 = _l[L['@ix_43']]                   # a write also keeps the value
+
+- A local is bound before a statement on a line of its own that reads the variable whatever
+  happens (not in a later operand of `and`/`or`, a branch of a conditional, a comprehension)
+  and only when the variable is read again after: the read moves to the start of that
+  statement, where the variable has the same value (no part of a statement writes the frame
+  before another part reads it: the block writes it only with statements of their own).
+- `L['x'] = value` on a line of its own, alone, keeps the value it stores.
+- A local stands for reads in the statements after it in the same list and inside them,
+  until a statement that writes the variable anywhere (then from where it writes it, in the
+  write-through case); inside a loop only if the loop never writes it; after a compound
+  statement, only what stood before it and was not written inside.
+- A block that uses `L` in any other way than `L['name']` and `L.pop('name')` is left as it
+  is, and so is every function that is not a block.
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+
+from .lines import Lines, parse_function
+
+_COMPOUND_BODIES = ("body", "orelse", "finalbody")
+_CONDITIONAL = (pyast.IfExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp, pyast.Lambda)
+
+
+def cache_frame_reads(func: list) -> list:
+    """One block function's items (its `def` line first) with its frame reads in locals."""
+    fn = parse_function(func)
+    if fn is None:
+        return func
+    rw = _Rewriter(fn, func)
+    if not rw.ok:
+        return func
+    rw.block(fn.body, {})
+    if not rw.edits and not rw.inserts:
+        return func
+    return rw.apply()
+
+
+def _key(node):
+    """The constant name of `L['name']`, else None."""
+    if isinstance(node, pyast.Subscript) and isinstance(node.value, pyast.Name) and node.value.id == "L" \
+            and isinstance(node.slice, pyast.Constant) and isinstance(node.slice.value, str):
+        return node.slice.value
+    return None
+
+
+def _popped(node):
+    """The name of `L.pop('name'...)`, else None."""
+    if isinstance(node, pyast.Call) and isinstance(node.func, pyast.Attribute) \
+            and isinstance(node.func.value, pyast.Name) and node.func.value.id == "L" \
+            and node.func.attr == "pop" and node.args and isinstance(node.args[0], pyast.Constant) \
+            and isinstance(node.args[0].value, str):
+        return node.args[0].value
+    return None
+
+
+def _written(node) -> set:
+    """The frame variables node writes, deletes or pops anywhere inside it."""
+    out = set()
+    for n in pyast.walk(node):
+        k = _key(n)
+        if k is not None and not isinstance(n.ctx, pyast.Load):
+            out.add(k)
+        k = _popped(n)
+        if k is not None:
+            out.add(k)
+    return out
+
+
+def _reads(node) -> list:
+    """The `L['name']` reads inside node."""
+    return [n for n in pyast.walk(node) if _key(n) is not None and isinstance(n.ctx, pyast.Load)]
+
+
+def _sure_reads(expr, out: list):
+    """The reads expr makes whenever it is evaluated (not under a later operand of and/or, a
+    branch of a conditional expression, a comprehension or a lambda)."""
+    if expr is None:
+        return
+    if _key(expr) is not None and isinstance(expr.ctx, pyast.Load):
+        out.append(expr)
+    if isinstance(expr, _CONDITIONAL):
+        if isinstance(expr, pyast.IfExp):
+            _sure_reads(expr.test, out)
+        return
+    if isinstance(expr, pyast.BoolOp):
+        _sure_reads(expr.values[0], out)
+        return
+    for child in pyast.iter_child_nodes(expr):
+        if isinstance(child, pyast.expr):
+            _sure_reads(child, out)
+
+
+def _header_exprs(st) -> list:
+    """The expressions a statement evaluates itself (not those of the statements it holds)."""
+    out = []
+    for field, value in pyast.iter_fields(st):
+        if field in _COMPOUND_BODIES or field == "handlers":
+            continue
+        if isinstance(value, pyast.expr):
+            out.append(value)
+        elif isinstance(value, list):
+            out.extend(v for v in value if isinstance(v, pyast.expr))
+    return out
+
+
+def _sure_header_reads(st) -> list:
+    """The reads a statement makes in any case when it runs."""
+    out: list = []
+    if isinstance(st, (pyast.Assign, pyast.AugAssign, pyast.AnnAssign, pyast.Expr, pyast.Return)):
+        _sure_reads(st.value, out)
+        if isinstance(st, pyast.Assign):
+            for t in st.targets:              # a target's own parts (`V[k][L['p']] = ...`)
+                if not isinstance(t, pyast.Name):
+                    for child in pyast.iter_child_nodes(t):
+                        if isinstance(child, pyast.expr):
+                            _sure_reads(child, out)
+    elif isinstance(st, (pyast.If, pyast.While)):
+        _sure_reads(st.test, out)
+    elif isinstance(st, pyast.For):
+        _sure_reads(st.iter, out)
+    return out
+
+
+class _Rewriter:
+    def __init__(self, fn, func):
+        self.func = func
+        self.edits: list = []          # (line, start col, end col, text)
+        self.inserts: dict = {}        # line -> [text] to add before it, at its indent
+        self.ok = True
+        self.n = 0
+        names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
+        self.taken = names
+        # L used only as L['name'] and L.pop('name'): otherwise the frame may change unseen
+        allowed = set()
+        for n in pyast.walk(fn):
+            if _key(n) is not None:
+                allowed.add(id(n.value))
+            if _popped(n) is not None:
+                allowed.add(id(n.func.value))
+        if any(isinstance(n, pyast.Name) and n.id == "L" and id(n) not in allowed
+               and not (isinstance(n.ctx, pyast.Store)) for n in pyast.walk(fn)):
+            self.ok = False
+        # `L = F[2]` is the one binding of L a block has
+        if sum(1 for n in pyast.walk(fn) if isinstance(n, pyast.Name) and n.id == "L"
+               and isinstance(n.ctx, pyast.Store)) > 1:
+            self.ok = False
+        self.lines = ["    " * ind + text for ind, text, _ in func]
+        starts: dict = {}
+        for n in pyast.walk(fn):
+            if isinstance(n, pyast.stmt):
+                starts.setdefault(n.lineno, []).append(n)
+        self.starts = starts
+
+    def fresh(self) -> str:
+        while True:
+            self.n += 1
+            name = f"_fr{self.n}"
+            if name not in self.taken:
+                self.taken.add(name)
+                return name
+
+    def own_line(self, st) -> bool:
+        """Does st begin its line, alone there, as a plain statement (not elif/else)?"""
+        if st.end_lineno != st.lineno and not isinstance(st, (pyast.If, pyast.While, pyast.For, pyast.Try)):
+            return False
+        text = self.lines[st.lineno - 1]
+        indent = len(text) - len(text.lstrip(" "))
+        if st.col_offset != indent or text.lstrip().startswith(("elif ", "else", "except", "finally")):
+            return False
+        return self.starts.get(st.lineno, [st])[0] is st
+
+    def block(self, stmts: list, available: dict):
+        """Rewrite a list of statements; `available` maps variables to the locals holding them
+        at its start (changed in place as the list goes on)."""
+        # reads of each variable from each statement on (one walk of the list)
+        suffix: list = [{}]
+        for st in reversed(stmts):
+            counts = dict(suffix[-1])
+            for n in _reads(st):
+                counts[n.slice.value] = counts.get(n.slice.value, 0) + 1
+            suffix.append(counts)
+        suffix.reverse()
+        for i, st in enumerate(stmts):
+            written = _written(st)
+            loop = isinstance(st, (pyast.While, pyast.For))
+            for k in written:
+                if loop or not self._write_through(st, k):
+                    available.pop(k, None)
+            # a local for each variable this statement reads in any case and that is read again
+            if self.own_line(st):
+                later = suffix[i]
+                for node in _sure_header_reads(st):
+                    k = node.slice.value
+                    if k in available or k in written or later.get(k, 0) < 2:
+                        continue
+                    name = available[k] = self.fresh()
+                    self.inserts.setdefault(st.lineno, []).append(f"{name} = L[{k!r}]")
+            # what stands inside: a loop's body and test see every pass (none of what the loop
+            # writes); a branch starts from here (none of what the statement's own test pops);
+            # what runs after a part that may have written (a try's handlers, a loop's else)
+            # none of what the statement writes
+            header_written = set().union(*(_written(e) for e in _header_exprs(st))) if _header_exprs(st) else set()
+            inner = {k: v for k, v in available.items() if k not in (written if loop else header_written)}
+            after_writes = {k: v for k, v in available.items() if k not in written}
+            for e in _header_exprs(st):
+                self._replace(e, inner)
+            for field in _COMPOUND_BODIES:
+                body = getattr(st, field, None)
+                if isinstance(body, list) and body and isinstance(body[0], pyast.stmt):
+                    first = field == "body" or isinstance(st, pyast.If)
+                    self.block(body, dict(inner if first else after_writes))
+            for h in getattr(st, "handlers", []) or []:
+                self.block(h.body, dict(after_writes))
+            for k in written:                       # changed inside: not the local's value now
+                if not self._write_through(st, k):
+                    available.pop(k, None)
+            self._keep_written(st, available, suffix[i + 1])
+
+    def _write_through(self, st, k) -> bool:
+        return isinstance(st, pyast.Assign) and len(st.targets) == 1 and _key(st.targets[0]) == k \
+            and self.own_line(st) and not any(_key(n) == k for n in pyast.walk(st.value))
+
+    def _keep_written(self, st, available: dict, later: dict):
+        """`L['x'] = value` first on its line, x read again after it: `L['x'] = _frN =
+        value`, and the local stands for x after it."""
+        if not isinstance(st, pyast.Assign) or len(st.targets) != 1:
+            return
+        k = _key(st.targets[0])
+        if k is None or not self._write_through(st, k) or not later.get(k):
+            available.pop(k, None)
+            return
+        t = st.targets[0]
+        if t.end_lineno != t.lineno:
+            return
+        name = available[k] = self.fresh()
+        # `L['x'] = ` becomes `L['x'] = _frN = `: the same value in both, stored in order
+        self.edits.append((t.lineno, t.end_col_offset, t.end_col_offset, f" = {name}"))
+
+    def _replace(self, expr, available: dict):
+        if not available:
+            return
+        for n in _reads(expr):
+            name = available.get(n.slice.value)
+            if name is not None and n.lineno == n.end_lineno:
+                self.edits.append((n.lineno, n.col_offset, n.end_col_offset, name))
+
+    def apply(self) -> list:
+        raw = [line.encode() for line in self.lines]
+        by_line: dict = {}
+        for line, start, end, text in self.edits:
+            by_line.setdefault(line, []).append((start, end, text))
+        for line, edits in by_line.items():
+            b = raw[line - 1]
+            for start, end, text in sorted(edits, reverse=True):
+                b = b[:start] + text.encode() + b[end:]
+            raw[line - 1] = b
+        out = []
+        for i, (ind, _, span) in enumerate(self.func):
+            for text in self.inserts.get(i + 1, ()):
+                out.append((ind, text, span))
+            out.append((ind, raw[i].decode()[4 * ind:], span))
+        return out
+
+
+def cache_block_frame_reads(lines: Lines, def_line: str) -> Lines:
+    """A block's lines (the body of `def_line`) with its frame reads in locals."""
+    func = [(0, def_line, None)] + list(lines.items)
+    new = cache_frame_reads(func)
+    out = Lines()
+    for item in new[1:]:
+        out.add(*item)
+    return out
