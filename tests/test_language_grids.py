@@ -93,10 +93,16 @@ def test_cell_outside_the_grid_is_a_rules_error(city):
     # the same with a row or column only known when the rules run (a different code path)
     for expr, where in [("[cell(r, 1) for r in [4]][0]", r"cell\(4, 1\)"),
                         ("[cell(0, c) for c in [-1]][0]", r"cell\(0, -1\)"),
-                        ("[cell(r, c) for r in [1] for c in [5]][0]", r"cell\(1, 5\)")]:
+                        ("[cell(r, c) for r in [1] for c in [5]][0]", r"cell\(1, 5\)"),
+                        # one side computed, the other a name (codegen/expr.py b_cell)
+                        ("[cell(r + 1, c) for r in [3] for c in [0]][0]", r"cell\(4, 0\)"),
+                        ("[cell(r, c - 2) for r in [0] for c in [1]][0]", r"cell\(0, -1\)"),
+                        ("[cell(r, c * 2) for r in [5] for c in [1]][0]", r"cell\(5, 2\)")]:
         with pytest.raises(RulesRuntimeError, match=where + r" is outside the grid"):
             ev(expr)
     assert ev("[cell(r, c) for r in [3] for c in [4]][0]") == ev("cell(3, 4)")
+    assert ev("[cell(r + 1, c) for r in [2] for c in [4]][0]") == ev("cell(3, 4)")
+    assert ev("[cell(r, c - 1) for r in [3] for c in [4]][0]") == ev("cell(3, 3)")
 
 
 def test_adjacency_is_orthogonal_and_does_not_cross_lines(city):

@@ -498,6 +498,15 @@ class ExprGen:
             return f"({rl * g.cols} + {c} if 0 <= {c} < {g.cols} else {call})"
         if _SIMPLE.fullmatch(r) and _SIMPLE.fullmatch(c):
             return f"({r} * {g.cols} + {c} if 0 <= {r} < {g.rows} and 0 <= {c} < {g.cols} else {call})"
+        if self.optimise and not self._no_binding and (_SIMPLE.fullmatch(r) or _SIMPLE.fullmatch(c)):
+            # one side computed (a call, say): into a name, tested first (the other side is a
+            # name or a number, so the order of the two changes nothing)
+            t = self.fresh("ncell")
+            if _SIMPLE.fullmatch(c):
+                return (f"({t} * {g.cols} + {c} if 0 <= ({t} := {r}) < {g.rows} and 0 <= {c} < {g.cols} "
+                        f"else _cell({t}, {c}, {g.rows}, {g.cols}))")
+            return (f"({r} * {g.cols} + {t} if 0 <= ({t} := {c}) < {g.cols} and 0 <= {r} < {g.rows} "
+                    f"else _cell({r}, {t}, {g.rows}, {g.cols}))")
         return call
 
     def b_knows(self, e, args, env):
