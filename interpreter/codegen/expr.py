@@ -15,7 +15,7 @@ from .. import ast
 from .. import types as T
 from ..symbols import CheckedProgram
 from ..limits import MAX_RANGE
-from .tables import area_table, field_table
+from .tables import area_table, eq_key_table, eq_key_values, field_table
 
 
 class ExprGen:
@@ -181,7 +181,25 @@ class ExprGen:
         if isinstance(e.right, ast.NoneLit) or isinstance(e.left, ast.NoneLit):
             other = e.left if isinstance(e.right, ast.NoneLit) else e.right
             return f"({self.gen(other, env)} {'is' if op == '==' else 'is not'} None)"
+        if op in ("==", "!=") and self.optimise:
+            left, right = self._eq_key(e.left, e.right, env), self._eq_key(e.right, e.left, env)
+            if left is not None or right is not None:
+                return (f"({left if left is not None else self.gen(e.left, env)} {op} "
+                        f"{right if right is not None else self.gen(e.right, env)})")
         return f"({self.gen(e.left, env)} {op} {self.gen(e.right, env)})"
+
+    def _eq_key(self, side, other, env):
+        """`c.field` compared with a value numbered from 0 that is never none, where the field
+        may be none: read from the table with none as -1 (tables.py eq_key_values), which
+        compares the same and faster; else None."""
+        if not isinstance(side, ast.Attr) or isinstance(self.t(side.obj), T.OptType):
+            return None
+        rec = T.strip(self.t(side.obj))
+        ot = self.t(other)
+        if not isinstance(rec, T.RecordType) or isinstance(ot, T.OptType) or not T.is_indexed(ot) \
+                or side.name == "count" or eq_key_values(rec, side.name) is None:
+            return None
+        return f"{eq_key_table(rec.name, side.name)}[{self.gen(side.obj, env)}]"
 
     # iteration ----------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 Names: A<n>_<Rec>_<field> (field value per kind, a list; n is the length of the record's
 name, which keeps record `A` field `b_c` apart from record `A_b` field `c`), AO<n>_<Rec>_<field>
-(the same as a dict that also maps None to None, for none-safe access), CNT_<Rec> (copies per
+(the same as a dict that also maps None to None, for none-safe access), AE<n>_<Rec>_<field>
+(none as -1, for comparisons with a value never none), CNT_<Rec> (copies per
 kind), NAME_<Rec>, VALS_<T> (all values of a type), COPIES_<Rec> (every copy), K_<const>,
 and per grid CELLS_, ADJ_, ROWC_, COLC_, AREA<n>_<g>_<a>, ACELLS<n>_<g>_<a>, LCELLS_<l>,
 BESIDE_<l>, DIST_<l>. Every name joins a fixed prefix and rules names so that no two
@@ -19,6 +20,27 @@ def field_table(rec: str, field: str, none_safe: bool = False) -> str:
     return f"{'AO' if none_safe else 'A'}{len(rec)}_{rec}_{field}"
 
 
+def eq_key_table(rec: str, field: str) -> str:
+    """The table of a record field whose value may be none, none written as -1 (see
+    eq_key_values)."""
+    return f"AE{len(rec)}_{rec}_{field}"
+
+
+def eq_key_values(rec: T.RecordType, field: str):
+    """A field's values per kind with none as -1, when the field holds values numbered from 0
+    (a value of an enum, a component, a player: ints, never truth values) or none, and none
+    at least once; else None. Compared with such a value that is never none, `==` and `!=`
+    give the same answers as with none, and Python compares two ints faster than an int
+    and none."""
+    vals = rec.data.get(field)
+    if vals is None:
+        return None
+    vals = list(vals) + [None] * (len(rec.kinds) - len(vals))
+    if None not in vals or not all(v is None or (type(v) is int and v >= 0) for v in vals):
+        return None
+    return [-1 if v is None else v for v in vals]
+
+
 def area_table(grid: str, area: str, cells: bool = False) -> str:
     """The area of each cell of a grid (or, with cells, the cells of each area)."""
     return f"{'ACELLS' if cells else 'AREA'}{len(grid)}_{grid}_{area}"
@@ -33,6 +55,9 @@ def record_tables(rec: T.RecordType) -> dict:
         d = dict(enumerate(vals))
         d[None] = None
         ns[field_table(rec.name, f, none_safe=True)] = d
+        keys = eq_key_values(rec, f)
+        if keys is not None:
+            ns[eq_key_table(rec.name, f)] = keys
     copies = list(rec.copies) + [1] * (n - len(rec.copies))
     ns[f"CNT_{rec.name}"] = copies
     d = dict(enumerate(copies))
