@@ -197,7 +197,8 @@ class ExprGen:
         rec = T.strip(self.t(side.obj))
         ot = self.t(other)
         if not isinstance(rec, T.RecordType) or isinstance(ot, T.OptType) or not T.is_indexed(ot) \
-                or side.name == "count" or eq_key_values(rec, side.name) is None:
+                or side.name == "count" or not T.is_indexed(self.t(side)) \
+                or eq_key_values(rec, side.name) is None:
             return None
         return f"{eq_key_table(rec.name, side.name)}[{self.gen(side.obj, env)}]"
 
@@ -642,6 +643,8 @@ def _plain_int(t) -> bool:
     """An int for certain (not a truth value, nor a value of unknown type)."""
     t = T.strip(t)
     return t is T.INT or isinstance(t, T.IntRange)
+
+
 # a number fixed when the rules are compiled (a literal or a constant): a product with one
 # cannot grow by itself, so it needs no check
 _FIXED_NUMBER = re.compile(r"\(?-?\d{1,15}\)?|K_\w+")
