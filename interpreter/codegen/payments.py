@@ -34,9 +34,14 @@ class PaymentCompiler:
         first_ways = first is not None and first.rule.cond is None and first.rule.when is None
         if first_ways:
             key = eg.gen(first.rule.source.index, {first.binder: "l_u"}) if first.keyed else None
+            # each unit by its first way: a counter asked for more than it holds stops the
+            # count (it would exceed it at the end too), else every unit is paid so
             lines.add(2, f"need = [0] * {len(pi.counters)}")
-            lines.add(2, f"for l_u in cost: need[{self._counter_index(pi, first.var, key)}] += 1")
-            lines.add(2, "if not any(map(_gt, need, values)): return True   # each unit by its first way")
+            lines.add(2, "for l_u in cost:")
+            lines.add(3, f"_i = {self._counter_index(pi, first.var, key)}; need[_i] += 1")
+            lines.add(3, "if need[_i] > values[_i]: break")
+            lines.add(2, "else:")
+            lines.add(3, "return True")
         # the groups: per kind of unit, how many and the counters that may pay for them. A
         # group needing more than those counters hold together cannot be paid, whatever the
         # others do: a check answers False at once (most failed checks end here)

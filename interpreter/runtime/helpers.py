@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from itertools import combinations_with_replacement, compress
-from operator import gt as _gt  # noqa: F401 (the generated code compares lists item by item)
 
 from ..limits import MAX_INT, MAX_RANGE
 
