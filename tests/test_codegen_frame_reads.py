@@ -85,6 +85,20 @@ def test_after_a_write_in_a_try_the_handler_reads_the_frame():
     assert _run(new, frame) == _run(textwrap.dedent(src), frame) == ("ok", 11, {"a": 11, "b": 10}, [2, 11])
 
 
+def test_a_lambda_reads_the_frame_when_it_runs():
+    src = """
+    def M(L, out):
+        f = lambda: L['a'] * 10
+        out.append(L['a'] + L['a'])
+        L['a'] = 5
+        out.append(f() + L['a'])
+        return L['a']
+    """
+    new = _rewrite(src)
+    assert "lambda: L['a'] * 10" in new and "_fr" in new
+    assert _run(new, {"a": 1}) == _run(textwrap.dedent(src), {"a": 1}) == ("ok", 5, {"a": 5}, [2, 55])
+
+
 def test_a_frame_used_otherwise_is_left_alone():
     src = """
     def M(L, out):

@@ -11,16 +11,17 @@ are given a local where that is exact:
     L['@n_46'] = (V[2][_fr1][L['@k_44']] + ...)           # reads it in any case
     L['@k_44'] = _fr2 = _l[L['@ix_43']]                   # a write also keeps the value
 
-- A local is bound before a statement on a line of its own that reads the variable whatever
+- A local is bound before a statement that begins its line and reads the variable whatever
   happens (not in a later operand of `and`/`or`, a branch of a conditional, a comprehension)
   and only when the variable is read again after: the read moves to the start of that
-  statement, where the variable has the same value (no part of a statement writes the frame
-  before another part reads it: the block writes it only with statements of their own).
-- `L['x'] = value` on a line of its own, alone, keeps the value it stores.
+  statement, where the variable has the same value (a statement that writes or pops the
+  variable anywhere gets no local for it).
+- `L['x'] = value` beginning its line keeps the value it stores, when x is read after it.
 - A local stands for reads in the statements after it in the same list and inside them,
   until a statement that writes the variable anywhere (then from where it writes it, in the
   write-through case); inside a loop only if the loop never writes it; after a compound
-  statement, only what stood before it and was not written inside.
+  statement, only what stood before it and was not written inside. A lambda reads the frame
+  itself (it may run after a later write).
 - A block that uses `L` in any other way than `L['name']` and `L.pop('name')` is left as it
   is, and so is every function that is not a block.
 """
@@ -174,7 +175,8 @@ class _Rewriter:
                 return name
 
     def own_line(self, st) -> bool:
-        """Does st begin its line, alone there, as a plain statement (not elif/else)?"""
+        """Does st begin its line (statements after it there are its followers), as a plain
+        statement (not elif/else/except)?"""
         if st.end_lineno != st.lineno and not isinstance(st, (pyast.If, pyast.While, pyast.For, pyast.Try)):
             return False
         text = self.lines[st.lineno - 1]
@@ -253,7 +255,11 @@ class _Rewriter:
     def _replace(self, expr, available: dict):
         if not available:
             return
+        # (not inside a lambda: it may run after a later write, and must read the frame then)
+        in_lambdas = {id(x) for lam in pyast.walk(expr) if isinstance(lam, pyast.Lambda) for x in pyast.walk(lam)}
         for n in _reads(expr):
+            if id(n) in in_lambdas:
+                continue
             name = available.get(n.slice.value)
             if name is not None and n.lineno == n.end_lineno:
                 self.edits.append((n.lineno, n.col_offset, n.end_col_offset, name))
