@@ -29,22 +29,38 @@ are given a local where that is exact:
 from __future__ import annotations
 
 import ast as pyast
+import re
 
 from .lines import Lines, parse_function
 
 _COMPOUND_BODIES = ("body", "orelse", "finalbody")
+_FRAME_READ = re.compile(r"\bL\[('[^']*')\]")
 _CONDITIONAL = (pyast.IfExp, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp, pyast.Lambda)
 
 
 def cache_frame_reads(func: list) -> list:
     """One block function's items (its `def` line first) with its frame reads in locals."""
+    seen: set = set()
+    for _, text, _ in func:                 # (most blocks read no variable twice: not parsed)
+        for k in _FRAME_READ.findall(text):
+            if k in seen:
+                break
+            seen.add(k)
+        else:
+            continue
+        break
+    else:
+        return func
     fn = parse_function(func)
     if fn is None:
         return func
-    rw = _Rewriter(fn, func)
-    if not rw.ok:
+    try:
+        rw = _Rewriter(fn, func)
+        if not rw.ok:
+            return func
+        rw.block(fn.body, {})
+    except RecursionError:              # (statements nested deeper than Python's stack)
         return func
-    rw.block(fn.body, {})
     if not rw.edits and not rw.inserts:
         return func
     return rw.apply()
@@ -68,22 +84,62 @@ def _popped(node):
     return None
 
 
-def _written(node) -> set:
-    """The frame variables node writes, deletes or pops anywhere inside it."""
-    out = set()
-    for n in pyast.walk(node):
-        k = _key(n)
-        if k is not None and not isinstance(n.ctx, pyast.Load):
-            out.add(k)
-        k = _popped(n)
-        if k is not None:
-            out.add(k)
-    return out
+class _Index:
+    """One walk of a function: per node, the frame reads inside it and the variables it
+    writes, deletes or pops anywhere inside it (children before parents, without recursion:
+    a generated expression may nest deeper than Python's stack)."""
 
-
-def _reads(node) -> list:
-    """The `L['name']` reads inside node."""
-    return [n for n in pyast.walk(node) if _key(n) is not None and isinstance(n.ctx, pyast.Load)]
+    def __init__(self, fn):
+        self.reads: dict = {}
+        self.written: dict = {}
+        self.names: set = set()
+        self.l_uses: list = []          # every Name L
+        self.allowed: set = set()       # ids of the L of L['name'] and L.pop('name')
+        self.in_lambda: set = set()     # ids of the nodes inside a lambda
+        self.starts: dict = {}          # line -> statements beginning there, in order
+        order = []                      # (node, its children), parents before children
+        stack = [(fn, False)]
+        while stack:
+            node, lam = stack.pop()
+            children = list(pyast.iter_child_nodes(node))
+            order.append((node, children))
+            if lam:
+                self.in_lambda.add(id(node))
+            lam = lam or isinstance(node, pyast.Lambda)
+            stack.extend((c, lam) for c in children)
+        none: tuple = ()
+        reads_of, written_of = self.reads, self.written
+        for node, children in reversed(order):             # children first
+            reads, written = none, none
+            for c in children:
+                r, w = reads_of[id(c)], written_of[id(c)]
+                if r:
+                    reads = reads + r if reads else r
+                if w:
+                    written = written | w if written else w
+            if isinstance(node, pyast.Subscript):
+                k = _key(node)
+                if k is not None:
+                    self.allowed.add(id(node.value))
+                    if isinstance(node.ctx, pyast.Load):
+                        reads = reads + [node] if reads else [node]
+                    else:
+                        written = written | {k} if written else frozenset((k,))
+            elif isinstance(node, pyast.Call):
+                k = _popped(node)
+                if k is not None:
+                    self.allowed.add(id(node.func.value))
+                    written = written | {k} if written else frozenset((k,))
+            elif isinstance(node, pyast.Name):
+                self.names.add(node.id)
+                if node.id == "L":
+                    self.l_uses.append(node)
+            elif isinstance(node, pyast.stmt):
+                self.starts.setdefault(node.lineno, []).append(node)
+            reads_of[id(node)] = reads
+            written_of[id(node)] = written
+        for line in self.starts.values():
+            line.sort(key=lambda st: st.col_offset)
 
 
 def _sure_reads(expr, out: list):
@@ -143,28 +199,15 @@ class _Rewriter:
         self.inserts: dict = {}        # line -> [text] to add before it, at its indent
         self.ok = True
         self.n = 0
-        names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
-        self.taken = names
-        # L used only as L['name'] and L.pop('name'): otherwise the frame may change unseen
-        allowed = set()
-        for n in pyast.walk(fn):
-            if _key(n) is not None:
-                allowed.add(id(n.value))
-            if _popped(n) is not None:
-                allowed.add(id(n.func.value))
-        if any(isinstance(n, pyast.Name) and n.id == "L" and id(n) not in allowed
-               and not (isinstance(n.ctx, pyast.Store)) for n in pyast.walk(fn)):
-            self.ok = False
-        # `L = F[2]` is the one binding of L a block has
-        if sum(1 for n in pyast.walk(fn) if isinstance(n, pyast.Name) and n.id == "L"
-               and isinstance(n.ctx, pyast.Store)) > 1:
+        self.ix = ix = _Index(fn)
+        self.taken = set(ix.names)
+        # L used only as L['name'] and L.pop('name'), and bound once (`L = F[2]`): otherwise
+        # the frame may change unseen
+        stores = [n for n in ix.l_uses if isinstance(n.ctx, pyast.Store)]
+        if len(stores) > 1 or any(id(n) not in ix.allowed for n in ix.l_uses if n not in stores):
             self.ok = False
         self.lines = ["    " * ind + text for ind, text, _ in func]
-        starts: dict = {}
-        for n in pyast.walk(fn):
-            if isinstance(n, pyast.stmt):
-                starts.setdefault(n.lineno, []).append(n)
-        self.starts = starts
+        self.starts = ix.starts
 
     def fresh(self) -> str:
         while True:
@@ -192,12 +235,12 @@ class _Rewriter:
         suffix: list = [{}]
         for st in reversed(stmts):
             counts = dict(suffix[-1])
-            for n in _reads(st):
+            for n in self.ix.reads[id(st)]:
                 counts[n.slice.value] = counts.get(n.slice.value, 0) + 1
             suffix.append(counts)
         suffix.reverse()
         for i, st in enumerate(stmts):
-            written = _written(st)
+            written = self.ix.written[id(st)]
             loop = isinstance(st, (pyast.While, pyast.For))
             for k in written:
                 if loop or not self._write_through(st, k):
@@ -215,7 +258,7 @@ class _Rewriter:
             # writes); a branch starts from here (none of what the statement's own test pops);
             # what runs after a part that may have written (a try's handlers, a loop's else)
             # none of what the statement writes
-            header_written = set().union(*(_written(e) for e in _header_exprs(st))) if _header_exprs(st) else set()
+            header_written = set().union(*(self.ix.written[id(e)] for e in _header_exprs(st)))
             inner = {k: v for k, v in available.items() if k not in (written if loop else header_written)}
             after_writes = {k: v for k, v in available.items() if k not in written}
             for e in _header_exprs(st):
@@ -234,7 +277,7 @@ class _Rewriter:
 
     def _write_through(self, st, k) -> bool:
         return isinstance(st, pyast.Assign) and len(st.targets) == 1 and _key(st.targets[0]) == k \
-            and self.own_line(st) and not any(_key(n) == k for n in pyast.walk(st.value))
+            and self.own_line(st) and not any(n.slice.value == k for n in self.ix.reads[id(st.value)])
 
     def _keep_written(self, st, available: dict, later: dict):
         """`L['x'] = value` first on its line, x read again after it: `L['x'] = _frN =
@@ -256,9 +299,8 @@ class _Rewriter:
         if not available:
             return
         # (not inside a lambda: it may run after a later write, and must read the frame then)
-        in_lambdas = {id(x) for lam in pyast.walk(expr) if isinstance(lam, pyast.Lambda) for x in pyast.walk(lam)}
-        for n in _reads(expr):
-            if id(n) in in_lambdas:
+        for n in self.ix.reads[id(expr)]:
+            if id(n) in self.ix.in_lambda:
                 continue
             name = available.get(n.slice.value)
             if name is not None and n.lineno == n.end_lineno:
