@@ -309,12 +309,35 @@ def _payments(groups, values, check_only, first_ways_checked=False):
     states = {(0,) * n}
     for q, sources in groups:
         nxt = set()
-        for spend in states:
-            for amounts in _splits(q, [values[c] - spend[c] for c in sources]):
-                sp = list(spend)
-                for c, a in zip(sources, amounts):
-                    sp[c] += a
-                nxt.add(tuple(sp))
+        add = nxt.add
+        sources = [c for c in sources if values[c]]     # an empty counter pays for nothing
+        if len(sources) == 1:                           # (written out: the usual cases)
+            c = sources[0]
+            room = values[c] - q
+            for spend in states:
+                if spend[c] <= room:
+                    sp = list(spend)
+                    sp[c] += q
+                    add(tuple(sp))
+        elif len(sources) == 2:
+            a, b = sources
+            for spend in states:
+                ca, cb = values[a] - spend[a], values[b] - spend[b]
+                for x in range(q - cb if q > cb else 0, (q if q < ca else ca) + 1):
+                    sp = list(spend)
+                    sp[a] += x
+                    sp[b] += q - x
+                    add(tuple(sp))
+        elif not sources:
+            if q == 0:                                  # nothing asked: every way goes on
+                nxt = set(states)
+        else:
+            for spend in states:
+                for amounts in _splits(q, [values[c] - spend[c] for c in sources]):
+                    sp = list(spend)
+                    for c, x in zip(sources, amounts):
+                        sp[c] += x
+                    add(tuple(sp))
         if not nxt:
             return False if check_only else []
         states = nxt
