@@ -290,6 +290,7 @@ class _Rewriter:
             return
         t = st.targets[0]
         if t.end_lineno != t.lineno:
+            available.pop(k, None)
             return
         name = available[k] = self.fresh()
         # `L['x'] = ` becomes `L['x'] = _frN = `: the same value in both, stored in order
