@@ -23,13 +23,14 @@ where it may or may not run) makes the names it may bind unknown again.
 from __future__ import annotations
 
 import ast as pyast
+import operator
 
 from .bounds import _facts
 
 _OPEN = (None, None)
-_INT_OPS = {pyast.Add: lambda a, b: a + b, pyast.Sub: lambda a, b: a - b,
-            pyast.Mult: lambda a, b: a * b, pyast.FloorDiv: lambda a, b: a // b,
-            pyast.Mod: lambda a, b: a % b}
+# the arithmetic the passes compute with at compile time (unroll.py folds with it too)
+BINOPS = {pyast.Add: operator.add, pyast.Sub: operator.sub, pyast.Mult: operator.mul,
+          pyast.FloorDiv: operator.floordiv, pyast.Mod: operator.mod}
 
 
 def drop_decided_tests(e: pyast.expr):
@@ -246,7 +247,7 @@ class _Decider:
         int constants, or the int side of `x + 0`, `x - 0`, `0 + x`."""
         a, b = _constant(node.left), _constant(node.right)
         if a is not None and b is not None:
-            op = _INT_OPS.get(type(node.op))
+            op = BINOPS.get(type(node.op))
             if op is not None and (b != 0 or not isinstance(node.op, (pyast.FloorDiv, pyast.Mod))):
                 self.changed = True
                 return pyast.copy_location(pyast.Constant(op(a, b)), node)

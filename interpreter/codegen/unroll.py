@@ -28,7 +28,7 @@ import copy
 import operator
 
 from .bounds import drop_proven_cell_tests
-from .intervals import arithmetic, drop_decided_tests
+from .intervals import BINOPS, arithmetic, drop_decided_tests
 from .lines import PLAIN, Lines, each_function, parse_function
 
 _MAX_ITEMS = 8
@@ -318,7 +318,7 @@ class _Folder(pyast.NodeTransformer):
         self.generic_visit(node)
         (ok1, a), (ok2, b) = self._value(node.left), self._value(node.right)
         if ok1 and ok2 and isinstance(a, (int, bool)) and isinstance(b, (int, bool)):
-            return self._computed(node, lambda: _BINOPS[type(node.op)](a, b))
+            return self._computed(node, lambda: BINOPS[type(node.op)](a, b))
         # adding or taking away 0 (an unrolled offset, a modifier's empty term) leaves a
         # number as it is: dropped where the other side is arithmetic, an int for certain
         if isinstance(node.op, (pyast.Add, pyast.Sub)) and ok2 and type(b) is int and b == 0 \
@@ -386,5 +386,4 @@ _COMPARE = {pyast.Eq: operator.eq, pyast.NotEq: operator.ne, pyast.Lt: operator.
             pyast.Is: operator.is_, pyast.IsNot: operator.is_not,
             pyast.In: lambda a, b: a in b, pyast.NotIn: lambda a, b: a not in b}
 _UNARY = {pyast.Not: operator.not_, pyast.USub: operator.neg, pyast.UAdd: operator.pos}
-_BINOPS = {pyast.Add: operator.add, pyast.Sub: operator.sub, pyast.Mult: operator.mul,
-           pyast.FloorDiv: operator.floordiv, pyast.Mod: operator.mod}
+
