@@ -11,7 +11,7 @@ rewrites, repeated until nothing changes:
 * tail calls: a call after which the unit only returns replaces the unit's frame;
 * inlining: a conditional jump (`if c: return 26`) to a block entered from nowhere else and
   holding no loop takes that block's lines; inside the loop of a block that walks a list
-  (`while L['@ix_9'] < len(_l):`), such lines that jump back to the block go round the
+  (`while _ix < len(_l):`), such lines that jump back to the block go round the
   Python loop (`continue`) instead of through the runner; and a small block that such a
   loop jumps to and that jumps straight back (`loop_tail`) is copied into the loop.
 
@@ -120,7 +120,7 @@ def _fuse(blocks: list[Lines]) -> bool:
 
 _IF_JUMP = re.compile(r"((?:if|elif) .+|else): return (\d+)")
 _BARE_JUMP = re.compile(r"return (\d+)")
-_LOOP_HEAD = re.compile(r"while L\['@ix_\w+'\] < len\(_l\):")
+_LOOP_HEAD = re.compile(r"while _ix < len\(_l\):")
 
 
 def _inline(blocks: list[Lines]) -> bool:

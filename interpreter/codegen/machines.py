@@ -138,9 +138,9 @@ class MachineCompiler:
         mach.cur = head
         inner = dict(env)
         var = self._local(inner, s.var, True)
-        mach.emit(f"_l = L[{it!r}]", s.span)
-        mach.emit(f"while L[{ix!r}] < len(_l):", s.span)
-        mach.emit(f"{var} = _l[L[{ix!r}]]; L[{ix!r}] += 1", s.span, 1)
+        mach.emit(f"_l = L[{it!r}]; _ix = L[{ix!r}]", s.span)
+        mach.emit("while _ix < len(_l):", s.span)
+        mach.emit(f"{var} = _l[_ix]; _ix += 1; L[{ix!r}] = _ix", s.span, 1)
         if s.cond is not None:
             mach.emit(f"if {self.lowerer.expr(s.cond, inner, mach.out, 2)}: return {body}", s.cond.span, 1)
         else:
@@ -165,9 +165,9 @@ class MachineCompiler:
         head, ask, answers = mach.new(), mach.new(), mach.new()
         mach.goto(head)
         mach.cur = head
-        mach.emit(f"_l = L[{it!r}]", s.span)
-        mach.emit(f"while L[{ix!r}] < len(_l):", s.span)
-        mach.emit(f"{var} = _l[L[{ix!r}]]; L[{ix!r}] += 1; return {ask}", s.span, 1)
+        mach.emit(f"_l = L[{it!r}]; _ix = L[{ix!r}]", s.span)
+        mach.emit("while _ix < len(_l):", s.span)
+        mach.emit(f"{var} = _l[_ix]; _ix += 1; L[{ix!r}] = _ix; return {ask}", s.span, 1)
         mach.emit(f"L[{ix!r}] = 0", s.span)
         mach.goto(answers)
         mach.cur = ask
@@ -182,10 +182,10 @@ class MachineCompiler:
         # 2. the bodies, player by player, with their choices
         after, body = mach.new(), mach.new()
         mach.cur = answers
-        mach.emit(f"_l = L[{it!r}]", s.span)
-        mach.emit(f"while L[{ix!r}] < len(_l):", s.span)
+        mach.emit(f"_l = L[{it!r}]; _ix = L[{ix!r}]", s.span)
+        mach.emit("while _ix < len(_l):", s.span)
         chosen = self.fresh_key(choice.var)
-        mach.emit(f"{var} = _l[L[{ix!r}]]; L[{chosen!r}] = L[{picks!r}][L[{ix!r}]]; L[{ix!r}] += 1; "
+        mach.emit(f"{var} = _l[_ix]; L[{chosen!r}] = L[{picks!r}][_ix]; _ix += 1; L[{ix!r}] = _ix; "
                   f"return {body}", s.span, 1)
         mach.emit(f"del L[{it!r}], L[{ix!r}], L[{picks!r}]", s.span)
         mach.goto(after)
