@@ -130,3 +130,65 @@ def test_names_of_one_known_value_stand_as_that_value():
     # `+ 0` keeps a name of unknown type (True + 0 is 1), and a division by 0 raises at run time
     assert _rewrite("((x := 0), y + x)")[0] == "((x := 0), y + 0)"
     assert _rewrite("((x := 0), 5 // x)")[0] == "((x := 0), 5 // 0)"
+
+
+def test_known_intervals_of_parameters_decide_their_tests():
+    src = "((r := (c // 7)), 0 if (r < 0 or r >= 6) or c > 41 else r + (1 if c >= 0 else 2))[1]"
+    new, changed = drop_decided_tests(ast.parse(src, mode="eval").body, {"c": (0, 41)})
+    assert changed and ast.unparse(new) == "((r := (c // 7)), r + 1)[1]"
+    # the same without what the parameter's type says: every test stays
+    assert _rewrite(src) == (ast.unparse(ast.parse(src, mode="eval").body), False)
+    for c in range(42):
+        assert _outcome(ast.unparse(new), {"c": c}) == _outcome(src, {"c": c})
+
+
+GRID_GAME = """
+    game g:
+        players 2..2
+    enum Side: north, south
+    record Stone:
+        weight: int
+    grid board of Stone:
+        size 3 by 4
+        cell side: Side or none
+    global:
+        total: int
+    def inside(r: int, c: int) -> bool = r >= 0 and r < 3 and c >= 0 and c < 4
+    def edge(x: Cell, s: Side) -> int =
+        (1 if inside(x.row - 1, x.col) else 0) + (2 if inside(x.row, x.col + 1) else 0)
+        + (4 if s == north else 0)
+    def far(x: Cell or none) -> int = 0 if x == none else x.row
+    action pick(r in range(0, 3), c in range(0, 4)):
+        require side[cell(r, c)] == none, "taken"
+        side[cell(r, c)] = north if total % 2 == 0 else south
+        total += edge(cell(r, c), north if total % 3 == 0 else south) + far(cell(r, c))
+    flow:
+        loop:
+            for p in players:
+                if count(x for x in cells(board) where side[x] == none) == 0:
+                    end game
+                act p: pick
+    score: total
+    """
+
+
+def test_a_defs_parameters_of_numbered_types_bound_its_tests(tmp_path):
+    from regola.loader import load_game
+    from rules_helpers import write
+    path = str(write(tmp_path, GRID_GAME))
+    fast, plain = load_game(path, players=2), load_game(path, players=2, optimise=False)
+    edge = fast.source[fast.source.index("def D_edge("):]
+    edge = edge[:edge.index("\ndef ")]
+    # a cell's row is within 0..2 and its column within 0..3: those tests are decided; the
+    # row above and the column to the right may be off the grid: those stay
+    assert edge.count("< 3") == 0 and edge.count("< 4") == 1 and edge.count(">= 0") == 1
+    rng = random.Random(3)
+    for seed in range(6):
+        a, b = fast.new_initial_state(seed), plain.new_initial_state(seed)
+        while not fast.is_terminal(a):
+            ms = fast.legal_moves(a)
+            assert ms == plain.legal_moves(b)
+            m = rng.choice(ms)
+            fast.apply(a, m)
+            plain.apply(b, m)
+        assert fast.scores(a) == plain.scores(b)

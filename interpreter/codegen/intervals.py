@@ -33,10 +33,12 @@ BINOPS = {pyast.Add: operator.add, pyast.Sub: operator.sub, pyast.Mult: operator
           pyast.FloorDiv: operator.floordiv, pyast.Mod: operator.mod}
 
 
-def drop_decided_tests(e: pyast.expr):
-    """(e with the comparisons its evaluation decides replaced, whether anything changed)."""
+def drop_decided_tests(e: pyast.expr, known: dict | None = None):
+    """(e with the comparisons its evaluation decides replaced, whether anything changed).
+    `known`: intervals of names bound before e is evaluated and never changed (a def's
+    parameters of a numbered type)."""
     d = _Decider()
-    new, _ = d.visit(e, {}, False)
+    new, _ = d.visit(e, dict(known) if known else {}, False)
     return new, d.changed
 
 

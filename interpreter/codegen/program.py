@@ -151,7 +151,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         known = dict(tables, PLAYERS=list(range(self.players)), NP=self.players)
         self._scalar_tables = scalar_tables(known)     # (memos keyed by a table's values)
         for name, c in self.p.defs.items():
-            m.add_lines(self._pure_function(def_lines(self.p, self.eg, c, self.fresh), known))
+            m.add_lines(self._pure_function(def_lines(self.p, self.eg, c, self.fresh), known,
+                                            self._param_ranges(c)))
         for pi in self.p.payments.values():
             self._payment_functions(pi)
         # actions get their indices first (moves name them)
@@ -252,13 +253,25 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             exec(compile_quietly(f"{name} = {src}", "<regola constant map>", "exec"), ns)
         return tabulate_state_free_defs(self.mod, candidates, ns)
 
-    def _pure_function(self, lines: Lines, known: dict) -> Lines:
+    def _param_ranges(self, c) -> dict:
+        """The def's parameters whose type numbers its values 0..n-1 (never none): name in
+        the generated code -> (0, n - 1). A caller can pass no other value (the checker
+        types every argument; cells, players, components and enum values exist only in range)."""
+        out = {}
+        for name, t in c.params:
+            if not isinstance(t, T.OptType) and T.is_indexed(t):
+                n = T.type_size(t, self.players)
+                if n > 0:
+                    out[f"l_{name}"] = (0, n - 1)
+        return out
+
+    def _pure_function(self, lines: Lines, known: dict, ranges: dict | None = None) -> Lines:
         """The rewrites of functions that never change the state: short constant loops
         unrolled and constants folded, filtered loops over fixed lists walking groups, slots
         read once, loop-invariant values remembered."""
         if not self.optimise:
             return lines
-        lines = walk_groups(unroll_and_fold(lines, known), known, self.groups)
+        lines = walk_groups(unroll_and_fold(lines, known, ranges), known, self.groups)
         return cache_loop_invariants(hoist_slot_reads(lines), self._scalar_tables)
 
     def _mark_secrets(self):

@@ -27,6 +27,7 @@ import ast as pyast
 import copy
 import operator
 
+from .binds import drop_plain_binds
 from .bounds import drop_proven_cell_tests
 from .intervals import BINOPS, arithmetic, drop_decided_tests
 from .lines import PLAIN, Lines, each_function, parse_function
@@ -35,23 +36,29 @@ _MAX_ITEMS = 8
 _MAX_NODES = 4000          # the body's nodes times the values: no more code than this
 
 
-def unroll_and_fold(lines: Lines, known: dict) -> Lines:
+def unroll_and_fold(lines: Lines, known: dict, ranges: dict | None = None) -> Lines:
     """Every function of `lines` with its short constant loops unrolled and constants folded;
-    `known` maps global names to their fixed values."""
-    return each_function(lines, lambda func, out: _one(func, out, known))
+    `known` maps global names to their fixed values, `ranges` parameters' names to the
+    (lowest, highest) value their type allows (a def's parameters of a numbered type)."""
+    return each_function(lines, lambda func, out: _one(func, out, known, ranges or {}))
 
 
-def _one(func: list, out: Lines, known: dict):
+def _one(func: list, out: Lines, known: dict, ranges: dict):
     fn = parse_function(func)
     if fn is None:
         for item in func:
             out.add(*item)
         return
-    local = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name) and not isinstance(n.ctx, pyast.Load)}
-    local |= {a.arg for a in fn.args.args}
+    stored = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name) and not isinstance(n.ctx, pyast.Load)}
+    params = {a.arg for a in fn.args.args}
+    local = stored | params
     rw = _Rewriter({k: v for k, v in known.items() if k not in local}, fn,
-                   cells=any("_cell(" in text for _, text, _ in func))
+                   cells=any("_cell(" in text for _, text, _ in func),
+                   ranges={k: v for k, v in ranges.items() if k in params and k not in stored})
     body = rw.block(fn.body)
+    if drop_plain_binds(fn, body):      # then the constants they leave are folded too
+        rw.changed = True
+        body = rw.block(body)
     if not rw.changed:
         for item in func:
             out.add(*item)
@@ -122,11 +129,12 @@ def _jumps(stmts) -> bool:
 
 
 class _Rewriter:
-    def __init__(self, consts: dict, fn, cells: bool):
+    def __init__(self, consts: dict, fn, cells: bool, ranges: dict):
         self.consts = consts
         self.folder = _Folder(consts)
         self.fn = fn
         self.cells = cells            # does the function make grid cells? (else no cell test to drop)
+        self.ranges = ranges          # the parameters' intervals (never rebound in fn)
         self.changed = False
 
     def block(self, stmts) -> list:
@@ -142,7 +150,7 @@ class _Rewriter:
         pruned = False
         if self.cells:              # (first: it reads the bound tests that the next drops)
             e, pruned = drop_proven_cell_tests(e)
-        e, decided = drop_decided_tests(e)
+        e, decided = drop_decided_tests(e, self.ranges)
         return e, pruned or decided
 
     def expr(self, e):
@@ -156,6 +164,8 @@ class _Rewriter:
         return e
 
     def statement(self, st):
+        if isinstance(st, _Block):         # (a second pass, after drop_plain_binds)
+            return _Block(self.block(st.body), st)
         if isinstance(st, pyast.For):
             items = self._items(st.iter)
             if items is not None and isinstance(st.target, pyast.Name):
