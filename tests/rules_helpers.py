@@ -98,3 +98,26 @@ class SoakReader:
         self.playing = [(n, sc.expression(t)) for n, t in playing]
         self.active = [[(n, sc.expression(t.format(k=k + 1))) for n, t in active]
                        for k in range(game.num_players)]
+
+
+def function_source(game, name: str) -> str:
+    """The generated text of one top-level function of `game` (its `def` line to the next)."""
+    src = game.source[game.source.index(f"def {name}("):]
+    end = src.find("\ndef ")
+    return src if end < 0 else src[:end]
+
+
+def play_alike(fast, plain, seeds) -> None:
+    """Random games on two compilations of the same rules (the optimised and the plain):
+    the same legal moves at every decision, the same scores at the end."""
+    import random
+    for seed in seeds:
+        rng = random.Random(seed)
+        a, b = fast.new_initial_state(seed), plain.new_initial_state(seed)
+        while not fast.is_terminal(a):
+            ms = fast.legal_moves(a)
+            assert ms == plain.legal_moves(b)
+            m = rng.choice(ms)
+            fast.apply(a, m)
+            plain.apply(b, m)
+        assert plain.is_terminal(b) and fast.scores(a) == plain.scores(b)

@@ -11,7 +11,7 @@ import random
 
 from regola.codegen.binds import drop_plain_binds
 from regola.loader import load_game
-from rules_helpers import write
+from rules_helpers import function_source, play_alike, write
 
 
 def _rewrite(src: str):
@@ -133,17 +133,7 @@ def test_a_game_with_recursion_unfolded_plays_as_the_plain_compilation(tmp_path)
         """
     path = str(write(tmp_path, game))
     fast, plain = load_game(path, players=2), load_game(path, players=2, optimise=False)
-    far = fast.source[fast.source.index("def D_far("):]
-    far = far[:far.index("\ndef ")]
+    far = function_source(fast, "D_far")
     # walk(n - 2, 2, 3 - 1) unfolded: k's 2 (then 1) written where read, its tests decided
     assert "_k := " not in far and "_k <= 0" not in far and "_n := (l_n - 2)" in far
-    for seed in range(5):
-        rng = random.Random(seed)
-        a, b = fast.new_initial_state(seed), plain.new_initial_state(seed)
-        while not fast.is_terminal(a):
-            ms = fast.legal_moves(a)
-            assert ms == plain.legal_moves(b)
-            m = rng.choice(ms)
-            fast.apply(a, m)
-            plain.apply(b, m)
-        assert fast.scores(a) == plain.scores(b)
+    play_alike(fast, plain, range(5))

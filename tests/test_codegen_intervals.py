@@ -9,6 +9,8 @@ import random
 import pytest
 
 from regola.codegen.intervals import drop_decided_tests
+from regola.loader import load_game
+from rules_helpers import function_source, play_alike, write
 
 
 def _rewrite(src: str) -> tuple[str, bool]:
@@ -173,22 +175,10 @@ GRID_GAME = """
 
 
 def test_a_defs_parameters_of_numbered_types_bound_its_tests(tmp_path):
-    from regola.loader import load_game
-    from rules_helpers import write
     path = str(write(tmp_path, GRID_GAME))
     fast, plain = load_game(path, players=2), load_game(path, players=2, optimise=False)
-    edge = fast.source[fast.source.index("def D_edge("):]
-    edge = edge[:edge.index("\ndef ")]
+    edge = function_source(fast, "D_edge")
     # a cell's row is within 0..2 and its column within 0..3: those tests are decided; the
     # row above and the column to the right may be off the grid: those stay
     assert edge.count("< 3") == 0 and edge.count("< 4") == 1 and edge.count(">= 0") == 1
-    rng = random.Random(3)
-    for seed in range(6):
-        a, b = fast.new_initial_state(seed), plain.new_initial_state(seed)
-        while not fast.is_terminal(a):
-            ms = fast.legal_moves(a)
-            assert ms == plain.legal_moves(b)
-            m = rng.choice(ms)
-            fast.apply(a, m)
-            plain.apply(b, m)
-        assert fast.scores(a) == plain.scores(b)
+    play_alike(fast, plain, range(6))
