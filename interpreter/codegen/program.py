@@ -47,6 +47,7 @@ from .moves import _EXPENSIVE, ActionMeta, MoveCompiler, SiteInfo
 from .names import _pyname, _text
 from .payments import PaymentCompiler, _key_name
 from .secrecy import Secrecy
+from .tail_copies import copy_small_jump_targets
 from .statements import StatementCompiler
 
 # everything importable from here before the split stays importable from here
@@ -202,6 +203,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             simplify_blocks(mach.blocks)
         if self.optimise:
             enter_directly(self.machines)
+            for mach in self.machines:
+                copy_small_jump_targets(mach.blocks)
         for mach in self.machines:
             for b, lines in enumerate(mach.blocks):
                 if self.optimise:
