@@ -192,7 +192,8 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
         pending = s.pending
         if pending is None:
             raise IllegalMove(str(move), "the game is over")
-        if pending[1] == -1:
+        site, who = pending
+        if who == -1:
             raise IllegalMove(str(move), "chance decides here: use apply_chance")
         if type(move) is not tuple:
             if isinstance(move, str):
@@ -202,19 +203,20 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
             elif not isinstance(move, tuple):
                 raise IllegalMove("%.60r" % (move,), "a move is a tuple from legal_moves, its text (move_str) "
                                                      f"or its integer id (move_id), not a {type(move).__name__}")
-        legal = s.cache if s.cache is not None else self.legal_moves(s)
+        legal = s.cache
+        if legal is None:
+            legal = self.legal_moves(s)
         if move not in legal:          # (an identical object is found without comparing)
             raise self._illegal(s, move)
-        F = s.stack[-1]
         if s.hist is not None:
-            s.hist = (s.hist, pending[0], pending[1], move)
+            s.hist = (s.hist, site, who, move)
         if s.record is not None:
-            s.record.taken.append((pending[0], pending[1], move, False))
-        key = self._site_keys[pending[0]]
+            s.record.taken.append((site, who, move, False))
+        key = self._site_keys[site]
         if key is None:
-            F[2]["@m"] = move
+            s.stack[-1][2]["@m"] = move
         else:
-            F[2][key] = move[0] if move else None
+            s.stack[-1][2][key] = move[0] if move else None
         s.pending = None
         s.cache = None
         self._run(s)
