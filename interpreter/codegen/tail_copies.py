@@ -23,7 +23,10 @@ ends in a return or a raise (their last line is one, at the block's own level), 
 after the jump in the block that copies them runs; a `continue` or `break` in them belongs
 to a loop of their own. Copies are made from the blocks as they were before any copying
 (a copy never holds another copy), a block is never copied into itself, and only blocks of
-at most COPY_LINES lines are copied. A unit's first block, which other blocks may enter
+at most COPY_LINES lines are copied, and only blocks that change none of the state's lists
+(_changes_no_state: a clone that shares its lists copies, before a block runs, those the
+block may change, and a copy would add its own to those of every path of its new block).
+A unit's first block, which other blocks may enter
 directly, takes no copy that enters a block directly itself: the chains of such entries stay
 as codegen/direct_calls.py bounded them. The runner's step budget counts one block fewer per
 copy; an endless cycle of blocks still passes through the runner at each of its jumps back.
@@ -41,7 +44,7 @@ COPY_LINES = 14
 _JUMP_AT_END = re.compile(r"(?:(?P<head>(?:if|elif) .+|else): )?(?:(?P<pre>.+); )?return (?P<to>\d+)")
 _LOOP_HEAD = re.compile(r"(?:for|while) ")
 _LEAVE_LOOP = re.compile(r"\b(?:continue|break)\b")
-_EXIT = re.compile(r"(?:return|raise)\b")
+_EXIT = re.compile(r"\b(?:return|raise)\b")
 _ENTERS = re.compile(r"\bM\d+_\d+\(")      # a block entered directly (codegen/direct_calls.py)
 _GUARD = re.compile(r"(?:try:|except\b|finally:|with )")
 _HANDLER = re.compile(r"(?:except\b|finally:|else:)")
@@ -51,7 +54,7 @@ def copy_small_jump_targets(blocks: list[Lines]) -> None:
     """Rewrite, in place, the jumps of one unit's blocks to blocks small enough to copy."""
     live = _reachable(blocks)
     original = {b: list(blocks[b].items) for b in live}
-    copyable = {b for b, items in original.items() if _copyable(items)}
+    copyable = {b for b, items in original.items() if _copyable(items) and _changes_no_state(items)}
     if not copyable:
         return
     for a in sorted(live):
@@ -84,7 +87,7 @@ def _copyable(items: list) -> bool:
     if not items or len(items) > COPY_LINES:
         return False
     last_ind, last, _ = items[-1]
-    if last_ind != 1 or not _EXIT.match(last):
+    if last_ind != 1 or not _exits(last):
         return False
     loops: list[int] = []                     # indentations of the loops open at each line
     for ind, text, _ in items:
@@ -95,6 +98,63 @@ def _copyable(items: list) -> bool:
         if _LOOP_HEAD.match(text):
             loops.append(ind)
     return True
+
+
+# what a block may do and still change nothing but its frame, the pending decision and the
+# legal moves: call the pure generated functions (legal-move generators, sites, defs, checks)
+# and the helpers below, and write locals, the frame, `S.pending`, `S.cache`, a list of moves
+_PURE_CALL = re.compile(r"(?:G|RG|GL|RGL|G_can|RG_can|SITE|D|CHECK)_\w+|len|list|range|sum|min|max|any|all|"
+                        r"repr|_no_options|_can_keep|_cell|_index|_player|RulesRuntimeError|AssertionError")
+_OWN_LISTS = {"L", "F", "out", "_ms"}
+_OWN_METHODS = {("out", "extend"), ("out", "append"), ("_ms", "append"), ("L", "pop"), ("L", "get")}
+
+
+def _changes_no_state(items: list) -> bool:
+    """Does a block leave the state's lists alone (by the lines it is made of)? A copy adds
+    what it may change to what its new block may change, on every path through that block:
+    a state that shares its lists with a clone then copies them before the block runs
+    (runtime/sharing.py), even where the copied lines never run. Only blocks that change
+    nothing there are copied (a list of moves, a frame variable, the pending decision)."""
+    try:
+        tree = pyast.parse("\n".join("    " * (ind - 1) + text for ind, text, _ in items))
+    except SyntaxError:
+        return False
+    for n in pyast.walk(tree):
+        if isinstance(n, pyast.Call):
+            f = n.func
+            if isinstance(f, pyast.Name):
+                if not _PURE_CALL.fullmatch(f.id):
+                    return False
+            elif isinstance(f, pyast.Attribute) and isinstance(f.value, pyast.Name):
+                if (f.value.id, f.attr) not in _OWN_METHODS:
+                    return False
+            elif not (isinstance(f, pyast.Attribute) and f.attr == "forced"
+                      and pyast.unparse(f.value) == "S.record"):
+                return False
+        elif isinstance(n, (pyast.Assign, pyast.AugAssign, pyast.Delete, pyast.AnnAssign)):
+            targets = n.targets if isinstance(n, (pyast.Assign, pyast.Delete)) else [n.target]
+            for t in targets:
+                for x in (t.elts if isinstance(t, pyast.Tuple) else [t]):
+                    if isinstance(x, pyast.Name):
+                        continue
+                    if isinstance(x, pyast.Subscript) and isinstance(x.value, pyast.Name) \
+                            and x.value.id in _OWN_LISTS:
+                        continue
+                    if isinstance(x, pyast.Attribute) and pyast.unparse(x) in ("S.pending", "S.cache"):
+                        continue
+                    return False
+    return True
+
+
+def _exits(line: str) -> bool:
+    """Is the line's last statement a return or a raise (`F[1] = 6; return -2`, say)?"""
+    if not _EXIT.search(line):
+        return False
+    try:
+        body = pyast.parse(line).body
+    except SyntaxError:
+        return False
+    return bool(body) and isinstance(body[-1], (pyast.Return, pyast.Raise))
 
 
 def _code_only(text: str) -> str:
