@@ -19,17 +19,17 @@ decision costs one block call instead of two:
 The copy does exactly what the runner would have done next: a jump never changes the frame
 or the stack (the runner calls the next block with the same ones), and the copied lines
 read only the frame, the state and names they bind themselves. Every path through them
-ends in a return or a raise (their last line is one, at the block's own level), so nothing
-after the jump in the block that copies them runs; a `continue` or `break` in them belongs
-to a loop of their own. Copies are made from the blocks as they were before any copying
-(a copy never holds another copy), a block is never copied into itself, and only blocks of
-at most COPY_LINES lines are copied, and only blocks that change none of the state's lists
-(_changes_no_state: a clone that shares its lists copies, before a block runs, those the
-block may change, and a copy would add its own to those of every path of its new block).
-A unit's first block, which other blocks may enter
-directly, takes no copy that enters a block directly itself: the chains of such entries stay
-as codegen/direct_calls.py bounded them. The runner's step budget counts one block fewer per
-copy; an endless cycle of blocks still passes through the runner at each of its jumps back.
+ends in a return or a raise (their last statement is one, at the block's own level), so
+nothing after the jump in the block that copies them runs; a `continue` or `break` in them
+belongs to a loop of their own. Copies are made from the blocks as they were before any
+copying (a copy never holds another copy); a block is never copied into itself nor inside a
+`try` (its errors would be caught there); only blocks of at most COPY_LINES lines that change
+none of the state's lists are copied (`_changes_no_state`: a clone that shares its lists
+copies, before a block runs, those the block may change, and a copy's would count on every
+path of its new block). A unit's first block, which other blocks may enter directly, takes
+no copy that enters a block directly itself, so the chains of such entries stay as
+codegen/direct_calls.py bounded them. The runner's step budget counts one block fewer per
+copy run; an endless cycle of blocks still passes through the runner at each jump back.
 """
 
 from __future__ import annotations
