@@ -159,7 +159,7 @@ GRID_GAME = """
     def edge(x: Cell, s: Side) -> int =
         (1 if inside(x.row - 1, x.col) else 0) + (2 if inside(x.row, x.col + 1) else 0)
         + (4 if s == north else 0)
-    def far(x: Cell or none) -> int = 0 if x == none else x.row
+    def far(x: Cell or none) -> int = 0 if x == none else (8 if inside(x.row, x.col) else 0)
     action pick(r in range(0, 3), c in range(0, 4)):
         require side[cell(r, c)] == none, "taken"
         side[cell(r, c)] = north if total % 2 == 0 else south
@@ -181,4 +181,8 @@ def test_a_defs_parameters_of_numbered_types_bound_its_tests(tmp_path):
     # a cell's row is within 0..2 and its column within 0..3: those tests are decided; the
     # row above and the column to the right may be off the grid: those stay
     assert edge.count("< 3") == 0 and edge.count("< 4") == 1 and edge.count(">= 0") == 1
+    # a parameter that may be none has no interval: its row's tests stay (its column,
+    # `x % 4`, lies in 0..3 whatever x is)
+    far = function_source(fast, "D_far")
+    assert far.count("< 3") == 1 and far.count(">= 0") == 1 and "< 4" not in far
     play_alike(fast, plain, range(6))
