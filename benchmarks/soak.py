@@ -212,11 +212,10 @@ def main(argv=None) -> int:
         if a.jobs == 1:
             res = run(configs, a.moves, a.seed, progress=sys.stderr.isatty())
         else:
-            import multiprocessing as mp
+            from regola.tools.executors import process_map
             per = -(-a.moves // a.jobs)
-            with mp.get_context("fork").Pool(a.jobs) as pool:
-                parts = pool.map(_job, [(configs[j:] + configs[:j], per, a.seed + 1_000_000 * j)
-                                        for j in range(a.jobs)])
+            parts = process_map(_job, [(configs[j:] + configs[:j], per, a.seed + 1_000_000 * j)
+                                       for j in range(a.jobs)])
             res = {k: sum(p[k] for p in parts) for k in ("moves", "chance", "games")}
             res["seconds"] = max(p["seconds"] for p in parts)
     except Failure as e:

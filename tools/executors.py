@@ -5,6 +5,13 @@ extra, `regola[ray]`).
 records with an `index`) in one process, in `len(args)` processes or as Ray tasks, and returns
 all the records in game order, so the aggregates do not depend on where they were played.
 
+`process_map(fn, args)` runs `fn(a)` for each `a` in a worker process of its own and returns
+the results in the order of `args`. It waits for every part before it raises the failure of
+the earliest failed part (the one a run in one process would have met first): stopping the
+workers while others are still sending a result can leave a lock of the result pipe held for
+ever (multiprocessing.Pool.terminate does that, and hung `simulate --jobs` about once in 50
+runs whose first part failed), and a worker that dies is reported instead of waited for.
+
 `ray_map(fn, args)` runs `fn(a)` for each `a` as Ray tasks and returns the results in the
 order of `args`, so the aggregate is the same as in one process. `address` joins a running
 cluster (`ray start --head` on one machine, `--address` on the others); without it a local
@@ -26,18 +33,46 @@ def run_parts(worker, args: list, executor: str = "local", ray_address: str | No
     elif len(args) == 1:
         parts = [worker((*args[0], progress))]
     else:
-        import multiprocessing as mp
-        ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-        parts, done = [], 0
-        with ctx.Pool(len(args)) as pool:
-            for part in pool.imap_unordered(worker, args):
-                parts.append(part)
-                done += len(part)
-                if progress is not None:
-                    progress.update(done)
+        done = 0
+
+        def advance(part):
+            nonlocal done
+            done += len(part)
+            if progress is not None:
+                progress.update(done)
+        parts = process_map(worker, args, on_result=advance)
     records = [r for part in parts for r in part]
     records.sort(key=lambda r: r.index)
     return records
+
+
+def process_map(fn, args: list, on_result=None) -> list:
+    """`[fn(a) for a in args]`, each call in a worker process of its own (forked where the
+    system can, so the workers start with the engine imported). `on_result(r)` is called in
+    this process as each result arrives, in the order they finish."""
+    import multiprocessing as mp
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+    from concurrent.futures.process import BrokenProcessPool
+    ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
+    results: list = [None] * len(args)
+    failures: dict[int, BaseException] = {}
+    with ProcessPoolExecutor(max_workers=max(1, len(args)), mp_context=ctx) as pool:
+        futures = {pool.submit(fn, a): i for i, a in enumerate(args)}
+        for future in as_completed(futures):
+            i = futures[future]
+            try:
+                results[i] = future.result()
+            except BrokenProcessPool:
+                failures[i] = RuntimeError(f"a worker process died (killed, or out of memory): part "
+                                           f"{i + 1} of {len(args)} of the batch has no result")
+            except BaseException as e:          # (the part's own error, raised below)
+                failures[i] = e
+            else:
+                if on_result is not None:
+                    on_result(results[i])
+    if failures:
+        raise failures[min(failures)]
+    return results
 
 
 def ray_map(fn, args: list, address: str | None = None) -> list:

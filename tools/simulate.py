@@ -148,15 +148,13 @@ def simulate(rules: str, players: int, games: int, seed: int = 0, modules=(), bo
                                max_moves, max_steps, options))
         bar.close()
     else:
-        import multiprocessing as mp
+        from .executors import process_map
         chunk = (games + jobs - 1) // jobs
         parts = [(rules, tuple(modules), players, list(bots), seed, i * chunk, min(chunk, games - i * chunk), log_dir,
                   None, max_moves, max_steps, options)
                  for i in range(jobs) if i * chunk < games]
-        ctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
-        with ctx.Pool(len(parts)) as pool:
-            for st in pool.imap_unordered(_worker, parts):
-                stats.merge(st)
+        for st in process_map(_worker, parts):
+            stats.merge(st)
     stats.seconds = time.perf_counter() - t1
     stats.load_seconds = t_load
     return stats
