@@ -34,6 +34,7 @@ from .frame_reads import cache_block_frame_reads
 from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .invariants import cache_loop_invariants, scalar_tables
+from .table_reads import hoist_table_reads, slot_shapes
 from .tables import all_tables
 from .tabulate import tabulate_state_free_defs
 from ..pycompile import compile_quietly
@@ -151,6 +152,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         self.static_tables = tables          # (loop lengths known when compiled: statements.py)
         known = dict(tables, PLAYERS=list(range(self.players)), NP=self.players)
         self._scalar_tables = scalar_tables(known)     # (memos keyed by a table's values)
+        self._slot_shapes = slot_shapes(self.vars, self.players)   # (lengths of the state's lists)
         for name, c in self.p.defs.items():
             m.add_lines(self._pure_function(def_lines(self.p, self.eg, c, self.fresh), known,
                                             self._param_ranges(c)))
@@ -222,8 +224,9 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             self._generator(f"G_can_{meta.index}", meta, {}, exists=True)
         for i, meta in sorted(self._listers.items()):
             self._generator(f"GL_{i}", meta, {})         # the moves of an action, for _can_keep
+        # (a generator's `me` is the player it lists moves for; a site's function sets it itself)
         for lines in self._site_funcs:
-            m.add_lines(self._pure_function(lines, known))
+            m.add_lines(self._pure_function(lines, known, reads_at={"me": (0, self.players - 1)}))
         m.add("SITES = [" + ", ".join(f"SITE_{s.index}" for s in self.sites) + "]")
         self._checks()
         self._scores()
@@ -268,14 +271,18 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
                     out[f"l_{name}"] = (0, n - 1)
         return out
 
-    def _pure_function(self, lines: Lines, known: dict, ranges: dict | None = None) -> Lines:
+    def _pure_function(self, lines: Lines, known: dict, ranges: dict | None = None,
+                       reads_at: dict | None = None) -> Lines:
         """The rewrites of functions that never change the state: short constant loops
         unrolled and constants folded, filtered loops over fixed lists walking groups, slots
-        read once, loop-invariant values remembered."""
+        and tables read once, loop-invariant values remembered. `ranges`: the parameters'
+        intervals; `reads_at`: more of them, for the table reads only."""
         if not self.optimise:
             return lines
         lines = walk_groups(unroll_and_fold(lines, known, ranges), known, self.groups)
-        return cache_loop_invariants(hoist_slot_reads(lines), self._scalar_tables)
+        lines = hoist_table_reads(hoist_slot_reads(lines), known, {**(ranges or {}), **(reads_at or {})},
+                                  self._slot_shapes)
+        return cache_loop_invariants(lines, self._scalar_tables)
 
     def _mark_secrets(self):
         """Which move values other players must not be shown (codegen/secrecy.py)."""
