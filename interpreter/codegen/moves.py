@@ -351,5 +351,5 @@ class MoveCompiler:
                     meta.checks.append((f"you cannot pay {_text(item.amount)} {item.counter}", item.span, a.cite))
                     n += 1
             lines.add(1, "return -1")
-            self.mod.add_lines(lines)
+            self.mod.add_lines(self._sets.rewrite(lines) if self.optimise else lines)
         self.mod.add("CHECKS = [" + ", ".join(f"CHECK_{m.index}" for m in self.actions) + "]")

@@ -35,6 +35,7 @@ from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .invariants import cache_loop_invariants, scalar_tables
 from .table_reads import hoist_table_reads, slot_shapes
+from .table_sets import MembershipTables
 from .tables import all_tables
 from .tabulate import tabulate_state_free_defs
 from ..pycompile import compile_quietly
@@ -153,6 +154,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         known = dict(tables, PLAYERS=list(range(self.players)), NP=self.players)
         self._scalar_tables = scalar_tables(known)     # (memos keyed by a table's values)
         self._slot_shapes = slot_shapes(self.vars, self.players)   # (lengths of the state's lists)
+        self._sets = MembershipTables(tables, known)                # (answers of `T[i] in [...]`)
         for name, c in self.p.defs.items():
             m.add_lines(self._pure_function(def_lines(self.p, self.eg, c, self.fresh), known,
                                             self._param_ranges(c)))
@@ -210,6 +212,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         for mach in self.machines:
             for b, lines in enumerate(mach.blocks):
                 if self.optimise:
+                    lines = self._sets.rewrite_block(lines, f"def M{mach.uid}_{b}(S, F):")
                     lines = cache_block_frame_reads(lines, f"def M{mach.uid}_{b}(S, F):")
                 m.add(f"def M{mach.uid}_{b}(S, F):")
                 used = " ".join(text for _, text, _ in lines.items)
@@ -275,11 +278,12 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
                        reads_at: dict | None = None) -> Lines:
         """The rewrites of functions that never change the state: short constant loops
         unrolled and constants folded, filtered loops over fixed lists walking groups, slots
-        and tables read once, loop-invariant values remembered. `ranges`: the parameters'
+        and tables read once, loop-invariant values remembered, memberships in fixed lists
+        read from tables. `ranges`: the parameters'
         intervals; `reads_at`: more of them, for the table reads only."""
         if not self.optimise:
             return lines
-        lines = walk_groups(unroll_and_fold(lines, known, ranges), known, self.groups)
+        lines = walk_groups(unroll_and_fold(self._sets.rewrite(lines), known, ranges), known, self.groups)
         lines = hoist_table_reads(hoist_slot_reads(lines), known, {**(ranges or {}), **(reads_at or {})},
                                   self._slot_shapes)
         return cache_loop_invariants(lines, self._scalar_tables)
@@ -318,14 +322,15 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             env = {name: f"l_{name}" for name, _ in params}
             out = Lines()
             args = "".join(f", l_{name}" for name, _ in params)
-            self.mod.add(f"def {pyname}(S, me{args}):", decl.span)
+            header = f"def {pyname}(S, me{args}):"
+            self.mod.add(header, decl.span)
             out.add(1, "V = S.v", decl.span)
             if note is not None:
                 out.add(1, note, decl.span)
             self._pay(costs, out, 1, "me", env)
             self.stmts_plain(body, env, out, 1, [])
             out.add(1, "return None")
-            self.mod.add_lines(out)
+            self.mod.add_lines(self._sets.rewrite_block(out, header) if self.optimise else out)
             return
         mach = self.machines[self.unit_pid[key]]
         if note is not None:
