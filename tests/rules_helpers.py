@@ -73,6 +73,18 @@ def assert_save_and_load_continue_identically(game, seed, cut_range):
     assert game.scores(s) == game.scores(loaded)
 
 
+def call_outcome(src: str, name: str, namespace: dict, *args):
+    """Run function `name` of Python source `src` (its globals: a copy of `namespace`):
+    ("ok", its value) or ("raise", the error's type name), to compare a rewrite with the
+    original."""
+    ns = dict(namespace)
+    exec(src, ns)
+    try:
+        return "ok", ns[name](*args)
+    except Exception as e:  # noqa: BLE001
+        return "raise", type(e).__name__
+
+
 def rewrite_source(src: str, transform) -> str:
     """Python source (4-space indents) through a codegen pass on Lines, back as source."""
     from regola.codegen.lines import Lines, Module

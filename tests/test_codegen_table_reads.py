@@ -8,7 +8,7 @@ import pytest
 
 from regola.codegen.table_reads import hoist_table_reads
 from regola.loader import load_game
-from rules_helpers import function_source, play_alike, rewrite_source, write
+from rules_helpers import call_outcome, function_source, play_alike, rewrite_source, write
 
 KIND = [0, 1, 0, 2]                    # a table per component (4 of them)
 COST = [[1, 2], [3, 4], [5, 6], [7, 8]]
@@ -20,12 +20,7 @@ def _rewrite(src: str, ranges=RANGES) -> str:
 
 
 def _run(src: str, *args):
-    ns = {"KIND": KIND, "COST": COST}
-    exec(src, ns)
-    try:
-        return "ok", ns["D_f"](*args)
-    except Exception as e:  # noqa: BLE001
-        return "raise", type(e).__name__
+    return call_outcome(src, "D_f", {"KIND": KIND, "COST": COST}, *args)
 
 
 LOOP = """

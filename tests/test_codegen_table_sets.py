@@ -7,7 +7,7 @@ import pytest
 
 from regola.codegen.table_sets import MembershipTables
 from regola.loader import load_game
-from rules_helpers import function_source, play_alike, rewrite_source, write
+from rules_helpers import call_outcome, function_source, play_alike, rewrite_source, write
 
 AREA = [0, 1, 2, 3, 4, 5, 6, None, 8]
 
@@ -20,12 +20,7 @@ def _rewrite(src: str):
 
 
 def _run(src: str, tables: dict, *args):
-    ns = dict(tables, AREA=AREA, NESTED=[[1], [2]])
-    exec(src, ns)
-    try:
-        return "ok", ns["f"](*args)
-    except Exception as e:  # noqa: BLE001
-        return "raise", type(e).__name__
+    return call_outcome(src, "f", dict(tables, AREA=AREA, NESTED=[[1], [2]]), *args)
 
 
 SRC = """
@@ -98,10 +93,8 @@ action take(c in deck):
     me.score += count(x for x in me.hand where x.colour not in [blue, black])
 
 flow:
-    loop:
+    repeat 4:                       # eight cards, one each a turn
         for p in players:
-            if count(deck) == 0:
-                end game
             act p: take
 score: me.score
 """
