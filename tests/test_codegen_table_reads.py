@@ -76,6 +76,26 @@ def test_a_read_the_original_never_reaches_moves_only_when_it_cannot_fail():
     assert "_tb" not in _rewrite(src, {"l_c": (0, 4)})
 
 
+def test_a_read_written_three_times_in_one_statement_is_made_once_before_it():
+    # no loop: the read is repeated in the statement itself (Connect Four's unfolded lines)
+    src = ("def D_f(V, me, l_c, l_g):\n"
+           "    if KIND[l_c] == 0 or KIND[l_c] == 2 or V[0] == KIND[l_c]:\n"
+           "        return KIND[l_c] + 1\n"
+           "    return COST[l_c][l_g] + COST[l_c][l_g]\n")
+    new = _rewrite(src)
+    assert new.splitlines()[1].strip() == "_tb1 = KIND[l_c]" and "return _tb1 + 1" in new
+    assert "COST[l_c][l_g] + COST[l_c][l_g]" in new           # twice only: left as it is
+    for c in range(4):
+        for v0 in (0, 1, 2):
+            assert _run(new, [v0], 0, c, 1) == _run(src, [v0], 0, c, 1)
+    # under the `if` alone (guarded), three reads stay where they are
+    guarded = ("def D_f(V, me, l_c, l_g):\n"
+               "    if V[0]:\n"
+               "        return KIND[l_c] + KIND[l_c] + KIND[l_c]\n"
+               "    return 0\n")
+    assert "_tb" not in _rewrite(guarded)
+
+
 STATE = """
 def D_f(V, me, l_p, l_c):
     _V0 = V[0]; _V1 = V[1]

@@ -38,6 +38,9 @@ from .lines import Lines, each_function, parse_function
 
 _PREFIX = "_tb"
 _MAX_TRIES = 4096          # values tried per read at compile time (a larger one is left alone)
+# the same read written this often in one statement of the body, outside loops and guards, is
+# made once before it too (Connect Four's inlined lines compare every step with board[c])
+_REPEATS = 3
 _LOOPS = (pyast.For, pyast.While, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)
 # statements whose parts may not run when they are reached (a loop may run no pass: the read
 # before it is one wasted read at most)
@@ -120,7 +123,11 @@ class _Reads:
         if self.ranges and (self.tables or self.shapes):
             for i, st in enumerate(fn.body):
                 self._top = i
+                self._plain: dict[str, int] = {}   # text -> its unguarded reads outside loops here
                 self._walk(st, 0, False)
+                for text, n in self._plain.items():
+                    if n >= _REPEATS and text not in self.first:
+                        self.first[text] = i
         self.body = fn.body
 
     def hoisted(self) -> list[tuple]:
@@ -143,6 +150,8 @@ class _Reads:
                 self.found.setdefault(text, []).append((self._top, node))
                 if loops and not guarded and text not in self.first:
                     self.first[text] = self._top
+                elif not loops and not guarded:
+                    self._plain[text] = self._plain.get(text, 0) + 1
             return
         once = None                 # what a loop evaluates once: what it walks
         if isinstance(node, pyast.For):
