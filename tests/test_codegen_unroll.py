@@ -73,6 +73,20 @@ def f(v):
 def test_a_filter_is_unrolled_and_tables_read_by_constants_are_folded():
     new = _same(FILTER, [([a, b, c, d, e],) for a, b, c, d, e in itertools.product([0, 1, 2], repeat=5)])
     assert "A_dr" not in new and "A_dc" not in new and "range" not in new
+    assert "not not" not in new and "if v[0] > 0:" in new      # the filter's own test, asked once
+
+
+def test_a_filter_of_a_negation_keeps_one_not():
+    src = """
+def f(v):
+    n = 0
+    for k in range(0, 3):
+        if not (not v[k]): continue
+        n += k + 1
+    return n
+"""
+    new = _same(src, [([a, b, c],) for a, b, c in itertools.product([0, 1, [], [0]], repeat=3)])
+    assert "if not v[0]:" in new and "not not" not in new
 
 
 def test_plain_body_and_an_error_is_still_raised_at_run_time():
@@ -189,3 +203,41 @@ def f(V, me, c, b):
     out = _fn(new)(None, None, 23, True)
     assert out == (3, 2, 46, 1, 1, 1, 23) and type(out[3]) is int      # True + 0 is 1, still
     _same(src, [(None, None, c, b) for c in (-8, 0, 41) for b in (True, False, 5)])
+
+
+PLAYERS_GAME = """
+game seats:
+    players 2..4
+
+per player:
+    points: int
+
+global:
+    turns: int
+
+def crowded() -> bool = count(players) >= 3
+
+action score_one():
+    me.points += 2 if crowded() else 1
+    turns += 1
+
+flow:
+    loop:
+        for p in players:
+            if turns >= 2 * count(players):
+                end game
+            act p: score_one
+
+score: me.points
+"""
+
+
+@pytest.mark.parametrize("players,points", [(2, 2), (3, 4), (4, 4)])
+def test_the_number_of_players_is_a_constant_of_the_compiled_game(tmp_path, players, points):
+    from rules_helpers import load
+    game = load(tmp_path, PLAYERS_GAME, players=players)
+    assert "len(PLAYERS)" not in game.source           # NP, or folded away
+    s = game.new_initial_state(0)
+    while s.pending is not None:
+        game.apply(s, game.legal_moves(s)[0])
+    assert game.scores(s) == [points] * players

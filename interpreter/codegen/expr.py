@@ -401,6 +401,8 @@ class ExprGen:
                 return f"sum({src})"
             if t.slotted:
                 return f"_count_slots({src})"
+        if src == "PLAYERS" and self.optimise:
+            return "NP"         # (a game is compiled for its number of players: folded where known)
         return f"len({src})"
 
     def b_sum(self, e, args, env):

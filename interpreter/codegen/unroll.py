@@ -237,6 +237,7 @@ class _Rewriter:
                 rest = body_for(body[1:], value)
                 k = known(test)
                 if k is _UNKNOWN:
+                    test = _truth(test)
                     out.append(pyast.copy_location(pyast.If(test=test, body=rest or [pyast.Pass()], orelse=[]), first))
                 elif k:
                     out += rest
@@ -251,6 +252,15 @@ class _Rewriter:
 
 
 _UNKNOWN = object()
+
+
+def _truth(test):
+    """A test with its double negations dropped (`if not not x` asks what `if x` asks): the
+    filter `if not (x): continue` unrolled reads `if not not (x)`."""
+    while isinstance(test, pyast.UnaryOp) and isinstance(test.op, pyast.Not) \
+            and isinstance(test.operand, pyast.UnaryOp) and isinstance(test.operand.op, pyast.Not):
+        test = test.operand.operand
+    return test
 
 
 class _Block(pyast.If):
