@@ -193,3 +193,18 @@ score: me.points""")
     game = load_game(str(write(tmp_path, text)), players=2)
     assert stopped == ["D_slow"] and "TD_slow" not in game.ns
     assert "D_slow(V, me, " not in game.source or "TD_slow" not in game.source
+
+
+
+def test_a_def_walking_more_values_than_are_unrolled_is_tabulated(tmp_path):
+    # a walk over 12 values stays a loop (unrolled up to 8): the def is still one value per card
+    text = CARDS.replace("score: me.points", """def spread(c: Card) -> int =
+    sum(c.price * i for i in range(0, 12) where i % 3 == c.slot % 3)
+
+score: me.points + spread(cheap) + spread(dear) + spread(odd)""")
+    game = load(tmp_path, text)
+    expected = [sum(p * i for i in range(12) if i % 3 == slot % 3) for p, slot in ((1, 0), (3, 1), (2, 4))]
+    assert game.ns["TD_spread"] == expected
+    assert "for " in re.search(r"def D_spread\(.*?(?=\ndef )", game.source, re.S).group(0)
+    assert "TD_spread[" in game.source and not re.search(r"(?<!def )D_spread\(", game.source)
+    assert game.scores(game.new_initial_state(0)) == [sum(expected)] * 2
