@@ -315,6 +315,10 @@ class MoveCompiler:
                 d = self.p.defs[n.func].decl
                 body = [d.expr] if d.expr is not None else [x for st in d.body for x in st.walk()
                                                             if isinstance(x, ast.Expr)]
+                # a hook is asked with its modifiers (their values and conditions), which
+                # other modules add: `leader_usable(p, l) = true` may ask for goods
+                if d.hook:
+                    body += [x for m in self.p.modifiers.get(n.func, []) for x in (m.value, m.cond)]
                 total += sum(self._cost(b, seen) for b in body if b is not None)
         return total
 
