@@ -34,6 +34,7 @@ from .frame_reads import cache_block_frame_reads
 from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .invariants import cache_loop_invariants, scalar_tables
+from .range_bounds import narrow_range_loops
 from .table_reads import hoist_table_reads, slot_shapes
 from .table_sets import MembershipTables
 from .tables import all_tables
@@ -278,15 +279,15 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
                        reads_at: dict | None = None) -> Lines:
         """The rewrites of functions that never change the state: short constant loops
         unrolled and constants folded, filtered loops over fixed lists walking groups, slots
-        and tables read once, loop-invariant values remembered, memberships in fixed lists
-        read from tables. `ranges`: the parameters'
+        and tables read once, range loops walking the values their bound tests accept,
+        loop-invariant values remembered, memberships in fixed lists read from tables. `ranges`: the parameters'
         intervals; `reads_at`: more of them, for the table reads only."""
         if not self.optimise:
             return lines
         lines = walk_groups(unroll_and_fold(self._sets.rewrite(lines), known, ranges), known, self.groups)
         lines = hoist_table_reads(hoist_slot_reads(lines), known, {**(ranges or {}), **(reads_at or {})},
                                   self._slot_shapes)
-        return cache_loop_invariants(lines, self._scalar_tables)
+        return cache_loop_invariants(narrow_range_loops(lines), self._scalar_tables)
 
     def _mark_secrets(self):
         """Which move values other players must not be shown (codegen/secrecy.py)."""

@@ -1,0 +1,149 @@
+"""Loops over a range that test their variable against bounds first walk only those values.
+
+Lorenzo's choice of how many servants to add, `choose v in range(0, 40) where v >= needed and
+v <= p.servants`, lists its options by trying all forty values, asking both bounds of each,
+whenever a player places a family member; most of the values fail. In a function that never
+changes the state (a choice's options, a legal-move generator, a def), a loop
+
+    for v in range(0, 40):
+        if not (v >= L['@needed_189']): continue
+        if not (v <= _V17[me][3]): continue
+        ...
+
+walks the values that pass those tests, and nothing else:
+
+    _rg1 = range(0, 40)
+    if _rg1: _rg1 = range(max(_rg1.start, L['@needed_189']), _rg1.stop)
+    if _rg1: _rg1 = range(_rg1.start, min(_rg1.stop, _V17[me][3] + 1))
+    for v in _rg1:
+        ...
+
+Exactly the same values pass, in the same order. A bound is computed once instead of once
+per value, which is the same when it reads nothing the loop changes (and the function changes
+no state); it is computed exactly when the original computed it at least once (the range
+still holds a value that passed the tests before it), so a bound that raises raises the same
+error, on a line that keeps its test's rules span. The rules have no fractions (`/` divides
+whole numbers), so a bound compared with a whole number is a whole number, a truth value or
+something no comparison accepts, and `max`, `min` and `range` refuse the last with the
+TypeError the comparison raised. Only tests at the top of the loop's body qualify (nothing
+else runs before them), each a single comparison of the variable with an expression of
+names, constants, subscripts and arithmetic, and only when the variable is not read after
+the loop (its last value would differ).
+"""
+
+from __future__ import annotations
+
+import ast as pyast
+
+from .invariants import _bound, _mutated
+from .lines import Lines, each_function, parse_function
+
+_PREFIX = "_rg"
+_PLAIN_NODES = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.UnaryOp, pyast.Load,
+                pyast.operator, pyast.unaryop, pyast.Slice)
+# the bound a test puts on the variable: (which end, what to add to the expression)
+_LOWER, _UPPER = "start", "stop"
+_BY_OP = {  # op with the variable on the left -> (end, offset)
+    pyast.GtE: (_LOWER, 0), pyast.Gt: (_LOWER, 1), pyast.LtE: (_UPPER, 1), pyast.Lt: (_UPPER, 0)}
+_FLIP = {pyast.GtE: pyast.LtE, pyast.Gt: pyast.Lt, pyast.LtE: pyast.GtE, pyast.Lt: pyast.Gt}
+
+
+def narrow_range_loops(lines: Lines) -> Lines:
+    """Every function of `lines` with its range loops walking only the values their leading
+    bound tests accept."""
+    return each_function(lines, _one)
+
+
+def _one(func: list, out: Lines):
+    fn = parse_function(func)
+    plans = _plans(fn) if fn is not None else []
+    if not plans:
+        for item in func:
+            out.add(*item)
+        return
+    names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
+    before: dict[int, list] = {}          # line of a loop -> lines written before it
+    dropped: set[int] = set()             # lines of the tests now in the range
+    header: dict[int, str] = {}           # line of a loop -> its new `for` line
+    k = 0
+    for loop, tests in plans:
+        k += 1
+        while f"{_PREFIX}{k}" in names:
+            k += 1
+        var, rg = loop.target.id, f"{_PREFIX}{k}"
+        ind = func[loop.lineno - 1][0]
+        made = [(ind, f"{rg} = {pyast.unparse(loop.iter)}", func[loop.lineno - 1][2])]
+        for test, end, offset, bound in tests:
+            src = pyast.unparse(bound) + (f" + {offset}" if offset else "")
+            if end == _LOWER:
+                new = f"range(max({rg}.start, {src}), {rg}.stop)"
+            else:
+                new = f"range({rg}.start, min({rg}.stop, {src}))"
+            made.append((ind, f"if {rg}: {rg} = {new}", func[test.lineno - 1][2]))
+            dropped.add(test.lineno)
+        before[loop.lineno] = made
+        header[loop.lineno] = f"for {var} in {rg}:"
+    for i, (ind, text, span) in enumerate(func):
+        line = i + 1
+        if line in dropped:
+            continue
+        for item in before.get(line, ()):
+            out.add(*item)
+        out.add(ind, header.get(line, text), span)
+
+
+def _plans(fn) -> list:
+    """[(loop, [(test, end, offset, bound)])] for the range loops that qualify."""
+    mutated = _mutated(fn)
+    plans = []
+    for loop in pyast.walk(fn):
+        if not (isinstance(loop, pyast.For) and isinstance(loop.target, pyast.Name)
+                and _is_range(loop.iter) and loop.lineno == loop.body[0].lineno - 1):
+            continue
+        var = loop.target.id
+        if _read_outside(fn, loop, var):
+            continue
+        changed = _bound(loop) | mutated
+        tests = []
+        for st in loop.body[:-1]:              # (a body of tests alone is left as it is)
+            found = _bound_test(st, var, changed)
+            if found is None:
+                break
+            tests.append((st, *found))
+        if tests and all(t.lineno == t.end_lineno for t, *_ in tests) \
+                and loop.body[len(tests)].lineno > tests[-1][0].end_lineno:
+            plans.append((loop, tests))
+    return plans
+
+
+def _is_range(it) -> bool:
+    return isinstance(it, pyast.Call) and isinstance(it.func, pyast.Name) and it.func.id == "range" \
+        and 1 <= len(it.args) <= 2 and not it.keywords \
+        and not any(isinstance(a, pyast.Starred) for a in it.args)
+
+
+def _bound_test(st, var: str, changed: set):
+    """(end, offset, bound) for `if not (var OP bound): continue` (either side), else None."""
+    if not (isinstance(st, pyast.If) and not st.orelse and len(st.body) == 1
+            and isinstance(st.body[0], pyast.Continue)
+            and isinstance(st.test, pyast.UnaryOp) and isinstance(st.test.op, pyast.Not)):
+        return None
+    cmp = st.test.operand
+    if not (isinstance(cmp, pyast.Compare) and len(cmp.ops) == 1 and type(cmp.ops[0]) in _BY_OP):
+        return None
+    left, op, right = cmp.left, type(cmp.ops[0]), cmp.comparators[0]
+    if isinstance(right, pyast.Name) and right.id == var:
+        left, right, op = right, left, _FLIP[op]
+    if not (isinstance(left, pyast.Name) and left.id == var):
+        return None
+    for n in pyast.walk(right):
+        if not isinstance(n, _PLAIN_NODES) or (isinstance(n, pyast.Name) and (n.id == var or n.id in changed)):
+            return None
+    end, offset = _BY_OP[op]
+    return end, offset, right
+
+
+def _read_outside(fn, loop, var: str) -> bool:
+    """Is `var` named anywhere in the function but inside `loop`'s body and target?"""
+    inside = {id(n) for st in loop.body for n in pyast.walk(st)} | {id(loop.target)}
+    return any(isinstance(n, pyast.Name) and n.id == var and id(n) not in inside for n in pyast.walk(fn))
