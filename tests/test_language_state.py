@@ -756,3 +756,20 @@ def test_an_int_or_none_variable_with_bounds_can_be_set_to_none(tmp_path):
     s = game2.new_initial_state(0)
     st_ = game2.observe(s, None)["state"]
     assert st_["b"] is None and st_["c"] is None and st_["log"] == [0] and st_["d"]["player(1)"] is None
+
+
+def test_a_draw_steps_the_generator_as_rng_next_does():
+    # chance._draw writes st.rng_next out: the same stream, the same kinds drawn
+    from bisect import bisect_right
+    from itertools import accumulate
+
+    from regola.runtime import state as st
+    from regola.runtime.chance import _draw
+
+    counts = [3, 0, 1, 7, 0, 2]
+    s, ref = st.State(), st.seed_rng(12345)
+    s.rng = ref
+    for _ in range(500):
+        ref, x = st.rng_next(ref)
+        cum = list(accumulate(counts))
+        assert _draw(s, counts) == bisect_right(cum, x % cum[-1]) and s.rng == ref

@@ -271,7 +271,9 @@ def _state_like(s, v: list, own):
     c = _new_state(st.State)         # every slot is set below: no __init__ to run
     c.v = v
     c.own = own
-    c.stack = [[unit, block, local.copy(), me] for unit, block, local, me in s.stack]
+    c.stack = stack = []             # (a loop: a comprehension costs a call more)
+    for unit, block, local, me in s.stack:
+        stack.append([unit, block, local.copy(), me])
     c.pending = s.pending.copy() if s.pending is not None else None
     c.cache = s.cache
     c.rng = s.rng
