@@ -12,15 +12,15 @@ from rules_helpers import call_outcome, function_source, play_alike, rewrite_sou
 AREA = [0, 1, 2, 3, 4, 5, 6, None, 8]
 
 
-def _rewrite(src: str):
+def _rewrite(src: str, comparisons: bool = False):
     tables: dict = {}
-    known = {"AREA": AREA, "NESTED": [[1], [2]]}
+    known = {"AREA": AREA, "NESTED": [[1], [2]], "COUNT": [3, 1, 4, 1, 5], "NP": 4}
     sets = MembershipTables(tables, known)
-    return rewrite_source(src, sets.rewrite), tables
+    return rewrite_source(src, lambda lines: sets.rewrite(lines, comparisons=comparisons)), tables
 
 
 def _run(src: str, tables: dict, *args):
-    return call_outcome(src, "f", dict(tables, AREA=AREA, NESTED=[[1], [2]]), *args)
+    return call_outcome(src, "f", dict(tables, AREA=AREA, NESTED=[[1], [2]], COUNT=[3, 1, 4, 1, 5], NP=4), *args)
 
 
 SRC = """
@@ -105,3 +105,32 @@ def test_a_game_plays_alike_with_and_without_the_tables(tmp_path):
     fast, plain = load_game(path, players=2), load_game(path, players=2, optimise=False)
     assert "_IN" in fast.source and " in [" not in function_source(fast, "A_take")
     play_alike(fast, plain, range(8))
+
+
+COMPARISONS = """
+def f(x):
+    return (AREA[x] == 6, AREA[x] != None, 4 == AREA[x], COUNT[x] >= NP, NP > COUNT[x], COUNT[x] < -1,
+            COUNT[x] <= 3, 2 < COUNT[x])
+"""
+
+
+def test_comparisons_with_constants_read_tables_of_answers_with_the_same_results_and_errors():
+    new, tables = _rewrite(COMPARISONS, comparisons=True)
+    assert "==" not in new and ">=" not in new and "<" not in new and "NP" not in new
+    assert [False, False, True, False, True] in tables.values()                           # COUNT[x] >= 4
+    for x in (-6, -1, 0, 2, 4, 5, 8, 9, None, "a", True):
+        assert _run(new, tables, x) == _run(COMPARISONS, tables, x), x
+    # without comparisons (the first pass of the pure functions) they stay
+    assert _rewrite(COMPARISONS)[0].count("_IN") == 0
+
+
+@pytest.mark.parametrize("src", [
+    "def f(x):\n    return AREA[x] < 3\n",           # none < 3 raises at that index: no table
+    "def f(x, k):\n    return COUNT[x] < k\n",       # not a constant
+    "def f(x):\n    return COUNT[x] < True\n",       # a truth value is not a number here
+    "def f(x):\n    return NESTED[x] == 1\n",        # a table of lists
+    "def f(x):\n    return 0 < COUNT[x] < 3\n",      # a chain
+])
+def test_comparisons_that_cannot_be_tabled_stay(src):
+    new, tables = _rewrite(src, comparisons=True)
+    assert not tables and "_IN" not in new

@@ -284,7 +284,9 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         intervals; `reads_at`: more of them, for the table reads only."""
         if not self.optimise:
             return lines
-        lines = walk_groups(unroll_and_fold(self._sets.rewrite(lines), known, ranges), known, self.groups)
+        lines = walk_groups(unroll_and_fold(self._sets.rewrite(lines, comparisons=False), known, ranges),
+                            known, self.groups)
+        lines = self._sets.rewrite(lines, memberships=False)      # (after the groups: see table_sets.py)
         lines = hoist_table_reads(hoist_slot_reads(lines), known, {**(ranges or {}), **(reads_at or {})},
                                   self._slot_shapes)
         return cache_loop_invariants(narrow_range_loops(lines), self._scalar_tables)

@@ -14,16 +14,28 @@ the negations. Only a comparison of one operator whose left side reads a table o
 (a list of plain values) at one index, and whose right side is a list, tuple or set of
 constants, is rewritten; the pass works on the generated text with Python's own parser, as
 codegen/invariants.py does, and keeps every line's span.
+
+A comparison of such a read with a constant number, `A5_Space_area[l_sp] == 6` or
+`A5_Space_players[l_sp] <= NP` (the number of players is a constant of the compiled game),
+is read from a table of its answers the same way (`comparisons`), when every answer can be
+computed: a table holding none compared by `<` would raise for some index, and is left
+alone. In the pure functions this runs after codegen/groups.py, which walks a group instead
+of filtering a fixed list by such a test.
 """
 
 from __future__ import annotations
 
 import ast as pyast
+import operator
 
 from .invariants import _rewrite
 from .lines import PLAIN, Lines, each_function, parse_function
 
 _PREFIX = "_IN"
+_COMPARE = {pyast.Eq: operator.eq, pyast.NotEq: operator.ne, pyast.Lt: operator.lt, pyast.LtE: operator.le,
+            pyast.Gt: operator.gt, pyast.GtE: operator.ge}
+_FLIP = {pyast.Eq: pyast.Eq, pyast.NotEq: pyast.NotEq, pyast.Lt: pyast.Gt, pyast.LtE: pyast.GtE,
+         pyast.Gt: pyast.Lt, pyast.GtE: pyast.LtE}
 
 
 class MembershipTables:
@@ -37,24 +49,31 @@ class MembershipTables:
         self.names: dict[tuple, str] = {}
 
     def name_for(self, table: str, values: tuple, negate: bool) -> str | None:
-        key = (table, values, negate)
+        """The table of answers of `table[i] in values` (`not in` with negate), or None."""
+        return self._answers((table, values, negate), table, lambda x: (x in values) != negate)
+
+    def _answers(self, key: tuple, table: str, answer) -> str | None:
         name = self.names.get(key)
         if name is None:
             t = self.known.get(table)
             if not isinstance(t, (list, tuple)) or not all(type(x) in PLAIN for x in t):
                 return None
+            try:
+                answers = [answer(x) for x in t]
+            except TypeError:               # (none < 3: the original raises at that index)
+                return None
             name = f"{_PREFIX}{len(self.names)}"
             while name in self.known:
                 name += "_"
-            answers = [(x in values) != negate for x in t]
             self.names[key] = name
             self.tables[name] = answers
             self.known[name] = answers
         return name
 
-    def rewrite(self, lines: Lines) -> Lines:
-        """Every function of `lines` with its memberships read from tables."""
-        return each_function(lines, self._one)
+    def rewrite(self, lines: Lines, comparisons: bool = True, memberships: bool = True) -> Lines:
+        """Every function of `lines` with its memberships (and comparisons with constants)
+        read from tables."""
+        return each_function(lines, lambda func, out: self._one(func, out, comparisons, memberships))
 
     def rewrite_block(self, lines: Lines, def_line: str) -> Lines:
         """A block's lines (the body of `def_line`), rewritten the same way."""
@@ -66,14 +85,16 @@ class MembershipTables:
             out.add(*item)
         return out
 
-    def _one(self, func: list, out: Lines):
+    def _one(self, func: list, out: Lines, comparisons: bool, memberships: bool):
         fn = parse_function(func)
         edits: dict[int, list] = {}
         if fn is not None:
             local = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name) and not isinstance(n.ctx, pyast.Load)}
             local |= {a.arg for a in fn.args.args}
             for n in pyast.walk(fn):
-                form = self._form(n, local)
+                form = self._form(n, local) if memberships else None
+                if form is None and comparisons:
+                    form = self._comparison(n, local)
                 if form is not None:
                     edits.setdefault(n.lineno, []).append((n.col_offset, n.end_col_offset, form))
         if not edits:
@@ -103,6 +124,45 @@ class MembershipTables:
         if name is None:
             return None
         return f"{name}[{pyast.unparse(left.slice)}]".replace("{", "{{").replace("}", "}}")
+
+
+    def _comparison(self, n, local: set) -> str | None:
+        """The text replacing `T[i] OP k` or `k OP T[i]` (k a constant number), or None."""
+        if not (isinstance(n, pyast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _COMPARE
+                and n.lineno == n.end_lineno):
+            return None
+        op, left, right = type(n.ops[0]), n.left, n.comparators[0]
+        if not _table_read(left, local):
+            left, right, op = right, left, _FLIP[op]
+        if not _table_read(left, local):
+            return None
+        k = self._number(right)
+        if k is None:
+            return None
+        fn = _COMPARE[op]
+        name = self._answers((left.value.id, op.__name__, k), left.value.id, lambda x: fn(x, k))
+        if name is None:
+            return None
+        return f"{name}[{pyast.unparse(left.slice)}]".replace("{", "{{").replace("}", "}}")
+
+    def _number(self, node):
+        """The constant whole number node is (a literal, or a known constant such as NP)."""
+        if isinstance(node, pyast.UnaryOp) and isinstance(node.op, pyast.USub):
+            k = self._number(node.operand)
+            return None if k is None else -k
+        if isinstance(node, pyast.Constant):
+            k = node.value
+        elif isinstance(node, pyast.Name) and node.id == "NP":
+            k = self.known.get("NP")
+        else:
+            return None
+        return k if type(k) is int else None
+
+
+def _table_read(node, local: set) -> bool:
+    """`T[i]`: a read of a global (a table, if `known` says so) at one index."""
+    return isinstance(node, pyast.Subscript) and isinstance(node.value, pyast.Name) \
+        and node.value.id not in local and not isinstance(node.slice, pyast.Slice)
 
 
 def _outermost(edits: list) -> list:
