@@ -37,6 +37,17 @@ def test_the_leading_bound_tests_become_the_range():
     assert "v % 3 != 1" in new                       # not a bound: asked of each value still
 
 
+def test_a_test_whose_continue_is_a_line_of_its_own_is_a_bound_too():
+    # (the form another pass writes when it prints a function back from its syntax tree)
+    src = SITE.replace("if not (v >= L['low']): continue", "if not v >= L['low']:\n            continue")
+    new = _rewrite(src)
+    assert "range(max(_rg1.start, L['low']), _rg1.stop)" in new and "continue\n        if not (V" not in new
+    for low in (0, 5, 50, None):
+        for high in (0, 9):
+            args = ({"low": low}, [[0, 0, 0, high]], 0)
+            assert call_outcome(new, "f", {}, *args) == call_outcome(src, "f", {}, *args)
+
+
 # bounds of every kind: numbers in and out of the range, truth values, none, text, a list,
 # and a missing key (KeyError) -- the rewrite must give what the original gives, or raise
 # the same error

@@ -80,7 +80,7 @@ def _one(func: list, out: Lines):
             else:
                 new = f"range({rg}.start, min({rg}.stop, {src}))"
             made.append((ind, f"if {rg}: {rg} = {new}", func[test.lineno - 1][2]))
-            dropped.add(test.lineno)
+            dropped.update(range(test.lineno, test.end_lineno + 1))   # (`continue` may be a line of its own)
         before[loop.lineno] = made
         header[loop.lineno] = f"for {var} in {rg}:"
     for i, (ind, text, span) in enumerate(func):
@@ -110,8 +110,7 @@ def _plans(fn) -> list:
             if found is None:
                 break
             tests.append((st, *found))
-        if tests and all(t.lineno == t.end_lineno for t, *_ in tests) \
-                and loop.body[len(tests)].lineno > tests[-1][0].end_lineno:
+        if tests and all(t.test.end_lineno == t.lineno for t, *_ in tests):
             plans.append((loop, tests))
     return plans
 
