@@ -10,17 +10,19 @@ from regola.loader import load_game
 from rules_helpers import call_outcome, function_source, play_alike, rewrite_source, write
 
 AREA = [0, 1, 2, 3, 4, 5, 6, None, 8]
+BONUS = {0: [0, 2, 0], 1: [1, 0, 0], None: [0, 0, 0]}       # a table with a row for none (a map)
 
 
 def _rewrite(src: str, comparisons: bool = False):
     tables: dict = {}
-    known = {"AREA": AREA, "NESTED": [[1], [2]], "COUNT": [3, 1, 4, 1, 5], "NP": 4}
+    known = {"AREA": AREA, "NESTED": [[1], [2]], "COUNT": [3, 1, 4, 1, 5], "NP": 4, "BONUS": BONUS}
     sets = MembershipTables(tables, known)
     return rewrite_source(src, lambda lines: sets.rewrite(lines, comparisons=comparisons)), tables
 
 
 def _run(src: str, tables: dict, *args):
-    return call_outcome(src, "f", dict(tables, AREA=AREA, NESTED=[[1], [2]], COUNT=[3, 1, 4, 1, 5], NP=4), *args)
+    return call_outcome(src, "f", dict(tables, AREA=AREA, NESTED=[[1], [2]], COUNT=[3, 1, 4, 1, 5], NP=4,
+                                       BONUS=BONUS), *args)
 
 
 SRC = """
@@ -134,3 +136,13 @@ def test_comparisons_with_constants_read_tables_of_answers_with_the_same_results
 def test_comparisons_that_cannot_be_tabled_stay(src):
     new, tables = _rewrite(src, comparisons=True)
     assert not tables and "_IN" not in new
+
+
+def test_a_row_read_at_constant_places_and_a_map_table_compare_through_tables_too():
+    src = "def f(x):\n    return BONUS[x][1] == 0, BONUS[x][0] > 0, NESTED[x][0] >= 2, BONUS[x][5] == 0\n"
+    new, tables = _rewrite(src, comparisons=True)
+    assert "BONUS[x][1]" not in new and "BONUS[x][0]" not in new and "NESTED[x][0]" not in new
+    assert "BONUS[x][5] == 0" in new                       # past the rows' end: left alone
+    assert {None: True, 0: False, 1: True} in tables.values()
+    for x in (0, 1, None, 2, -1, "a"):
+        assert _run(new, tables, x) == _run(src, tables, x), x

@@ -52,20 +52,35 @@ class MembershipTables:
         """The table of answers of `table[i] in values` (`not in` with negate), or None."""
         return self._answers((table, values, negate), table, lambda x: (x in values) != negate)
 
-    def _answers(self, key: tuple, table: str, answer) -> str | None:
-        name = self.names.get(key)
+    def _answers(self, key: tuple, table: str, answer, tail: tuple = ()) -> str | None:
+        """The table of `answer(table[i][tail...])` per i (the items at the constant indexes
+        `tail` of each row of a table of lists), or None. A table that is a map (one with a
+        row for none too) gives a map of the answers, with the same keys."""
+        name = self.names.get(key + tail)
         if name is None:
             t = self.known.get(table)
-            if not isinstance(t, (list, tuple)) or not all(type(x) in PLAIN for x in t):
+            if isinstance(t, dict):
+                keys, rows = list(t), list(t.values())
+            elif isinstance(t, (list, tuple)):
+                keys, rows = None, list(t)
+            else:
+                return None
+            for k in tail:          # (a row that is not a list, or too short: no table)
+                if not all(isinstance(row, (list, tuple)) and -len(row) <= k < len(row) for row in rows):
+                    return None
+                rows = [row[k] for row in rows]
+            if not all(type(x) in PLAIN for x in rows):
                 return None
             try:
-                answers = [answer(x) for x in t]
+                answers = [answer(x) for x in rows]
             except TypeError:               # (none < 3: the original raises at that index)
                 return None
+            if keys is not None:
+                answers = dict(zip(keys, answers))
             name = f"{_PREFIX}{len(self.names)}"
             while name in self.known:
                 name += "_"
-            self.names[key] = name
+            self.names[key + tail] = name
             self.tables[name] = answers
             self.known[name] = answers
         return name
@@ -132,18 +147,21 @@ class MembershipTables:
                 and n.lineno == n.end_lineno):
             return None
         op, left, right = type(n.ops[0]), n.left, n.comparators[0]
-        if not _table_read(left, local):
+        read = _row_read(left, local)
+        if read is None:
             left, right, op = right, left, _FLIP[op]
-        if not _table_read(left, local):
+            read = _row_read(left, local)
+        if read is None:
             return None
+        table, index, tail = read
         k = self._number(right)
         if k is None:
             return None
         fn = _COMPARE[op]
-        name = self._answers((left.value.id, op.__name__, k), left.value.id, lambda x: fn(x, k))
+        name = self._answers((table, op.__name__, k), table, lambda x: fn(x, k), tail)
         if name is None:
             return None
-        return f"{name}[{pyast.unparse(left.slice)}]".replace("{", "{{").replace("}", "}}")
+        return f"{name}[{pyast.unparse(index)}]".replace("{", "{{").replace("}", "}}")
 
     def _number(self, node):
         """The constant whole number node is (a literal, or a known constant such as NP)."""
@@ -163,6 +181,19 @@ def _table_read(node, local: set) -> bool:
     """`T[i]`: a read of a global (a table, if `known` says so) at one index."""
     return isinstance(node, pyast.Subscript) and isinstance(node.value, pyast.Name) \
         and node.value.id not in local and not isinstance(node.slice, pyast.Slice)
+
+
+def _row_read(node, local: set):
+    """(table, index, constant indexes after it) for `T[i]` or `T[i][2]...` (a row of a table
+    of lists read at constant places), else None."""
+    tail = []
+    while isinstance(node, pyast.Subscript) and isinstance(node.slice, pyast.Constant) \
+            and type(node.slice.value) is int and isinstance(node.value, pyast.Subscript):
+        tail.append(node.slice.value)
+        node = node.value
+    if not _table_read(node, local):
+        return None
+    return node.value.id, node.slice, tuple(reversed(tail))
 
 
 def _outermost(edits: list) -> list:
