@@ -73,3 +73,25 @@ def test_a_hook_with_a_costly_modifier_is_tested_after_a_plain_read(tmp_path):
     assert [m for m in moves(game, s) if m.startswith("polish")] == ["polish(opal)"]
     with pytest.raises(IllegalMove, match="not now"):
         game.apply(s, "polish(onyx)")
+
+
+
+def test_tests_of_about_the_same_cost_keep_the_order_the_rules_give(tmp_path):
+    # `shiny` (a def) is dearer by the estimate than the plain read after it, but within one
+    # band: the rules' order stands, and the author's first test is asked first
+    text = GAME.replace("""action polish(g in values(Gem)):
+    require usable(me, g), "not now"
+    require me.owned[g], "you do not own that gem\"""", """def shiny(p: Player, g: Gem) -> bool = p.owned[g] and g.worth > 1
+
+action polish(g in values(Gem)):
+    require shiny(me, g), "you do not own a shiny gem"
+    require me.coins < g.worth * 100, "rich enough\"""")
+    game = load(tmp_path, text)
+    src = re.search(r"def G_0_0\(.*?(?=\ndef )", game.source, re.S).group(0)
+    assert src.index("[l_g] and") < src.index("* 100"), src          # shiny, then the coins
+    s = game.new_initial_state(0)
+    for m in ("take(onyx)", "take(ruby)", "take(opal)", "take(jade)"):
+        game.apply(s, m)
+    assert [m for m in moves(game, s) if m.startswith("polish")] == []      # onyx, opal: worth 1
+    game.apply(s, "take(jade)")
+    assert [m for m in moves(game, s) if m.startswith("polish")] == ["polish(ruby)", "polish(jade)"]

@@ -46,6 +46,8 @@ class ActionMeta:
 
 # the estimated cost (see _cost) above which a test of one parameter is evaluated lazily
 _EXPENSIVE = 300
+# tests whose estimated costs fall in one band of this width keep the order the rules give them
+_COST_BAND = 32
 # the most moves an action's table of move tuples may hold (see _move_table)
 _MOVE_TABLE_MAX = 20_000
 
@@ -125,8 +127,11 @@ class MoveCompiler:
             lv = max([level(x) for x in amounts] or [0])
             tests.append((lv, ("cost", counter, amounts, extra_amounts.get(counter, [])), a.decl.span, False))
 
-        # cheap tests first: they are pure, so their order changes only the time taken
-        tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]))
+        # cheap tests first: they are pure, so their order changes only the time taken. The
+        # estimate is rough, so tests within one band of it keep the rules' order: an author
+        # tends to write first what rules out most (Lorenzo's `has_ability(me, l)` before
+        # `not me.used_this_round[l]`, which nearly every leader passes)
+        tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]) // _COST_BAND)
         # an expensive test of one parameter waits until the cheap tests of the inner parameters
         # have passed, and is remembered for each value of its parameter
         lazy: dict[int, int] = {}                  # test index -> the parameter it depends on
