@@ -47,10 +47,8 @@ action take(g in values(Gem)):
     turns += 1
 
 flow:
-    loop:
+    repeat 6:
         for p in players:
-            if turns >= 12:
-                end game
             act p: polish | take
 
 score: me.coins
