@@ -277,11 +277,12 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
 
     def _pure_function(self, lines: Lines, known: dict, ranges: dict | None = None,
                        reads_at: dict | None = None) -> Lines:
-        """The rewrites of functions that never change the state: short constant loops
-        unrolled and constants folded, filtered loops over fixed lists walking groups, slots
-        and tables read once, range loops walking the values their bound tests accept,
-        loop-invariant values remembered, memberships in fixed lists read from tables. `ranges`: the parameters'
-        intervals; `reads_at`: more of them, for the table reads only."""
+        """The rewrites of functions that never change the state: memberships in fixed lists
+        (and, after the groups, comparisons with constants) read from tables of answers, short
+        constant loops unrolled and constants folded, filtered loops over fixed lists walking
+        groups, slots and tables read once, range loops walking the values their bound tests
+        accept, loop-invariant values remembered. `ranges`: the parameters' intervals;
+        `reads_at`: more of them, for the table reads only."""
         if not self.optimise:
             return lines
         lines = walk_groups(unroll_and_fold(self._sets.rewrite(lines, comparisons=False), known, ranges),

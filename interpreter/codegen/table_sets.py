@@ -140,7 +140,6 @@ class MembershipTables:
             return None
         return f"{name}[{pyast.unparse(left.slice)}]".replace("{", "{{").replace("}", "}}")
 
-
     def _comparison(self, n, local: set) -> str | None:
         """The text replacing `T[i] OP k` or `k OP T[i]` (k a constant number), or None."""
         if not (isinstance(n, pyast.Compare) and len(n.ops) == 1 and type(n.ops[0]) in _COMPARE
