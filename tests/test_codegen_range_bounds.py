@@ -157,3 +157,26 @@ def test_a_choice_of_a_number_lists_the_values_between_its_bounds(tmp_path):
     # the plain compilation (no rewrite) plays the same games
     rep = crosscheck(str(write(tmp_path, GAME, name="again")), players=2, games=30, seed=3)
     assert rep.agree and rep.decisions >= 150, rep
+
+
+def test_many_loops_in_one_function_cost_work_linear_in_its_size(monkeypatch):
+    # a rules file can make a def of hundreds of loops: the pass must not walk the whole
+    # function once per loop (300 loops once took 4 s)
+    import ast as pyast
+
+    from regola.codegen import range_bounds
+    visits = [0]
+    real_walk = pyast.walk
+
+    def counting_walk(node):
+        for n in real_walk(node):
+            visits[0] += 1
+            yield n
+    body = "".join(f"    for v{i} in range(0, 9):\n        if not (v{i} < k): continue\n        out.append(v{i})\n"
+                   for i in range(300))
+    src = "def f(k):\n    out = []\n" + body + "    return out\n"
+    size = sum(1 for _ in real_walk(pyast.parse(src)))
+    monkeypatch.setattr(range_bounds.pyast, "walk", counting_walk)
+    new = _rewrite(src)
+    assert new.count(" in _rg") == 300
+    assert visits[0] < 20 * size, (visits[0], size)

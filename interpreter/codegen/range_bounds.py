@@ -95,24 +95,35 @@ def _one(func: list, out: Lines):
 def _plans(fn) -> list:
     """[(loop, [(test, end, offset, bound)])] for the range loops that qualify."""
     mutated = _mutated(fn)
+    uses: dict[str, list] = {}           # name -> its nodes (one walk of the function: a rules
+    for n in pyast.walk(fn):             # file can make thousands of loops in one def)
+        if isinstance(n, pyast.Name):
+            uses.setdefault(n.id, []).append(n)
     plans = []
     for loop in pyast.walk(fn):
         if not (isinstance(loop, pyast.For) and isinstance(loop.target, pyast.Name)
                 and _is_range(loop.iter) and loop.lineno == loop.body[0].lineno - 1):
             continue
         var = loop.target.id
-        if _read_outside(fn, loop, var):
-            continue
-        changed = _bound(loop) | mutated
         tests = []
         for st in loop.body[:-1]:              # (a body of tests alone is left as it is)
-            found = _bound_test(st, var, changed)
+            found = _bound_test(st, var, mutated)
             if found is None:
                 break
             tests.append((st, *found))
-        if tests and all(t.test.end_lineno == t.lineno for t, *_ in tests):
+        if not tests or not all(t.test.end_lineno == t.lineno for t, *_ in tests) \
+                or _read_outside(loop, var, uses[var]):
+            continue
+        changed = _bound(loop)               # (a bound reading what the loop binds: not fixed)
+        if any(_reads_any(bound, changed) for _, _, _, bound in tests):
+            tests = tests[:next(i for i, t in enumerate(tests) if _reads_any(t[3], changed))]
+        if tests:
             plans.append((loop, tests))
     return plans
+
+
+def _reads_any(node, names: set) -> bool:
+    return any(isinstance(n, pyast.Name) and n.id in names for n in pyast.walk(node))
 
 
 def _is_range(it) -> bool:
@@ -142,7 +153,9 @@ def _bound_test(st, var: str, changed: set):
     return end, offset, right
 
 
-def _read_outside(fn, loop, var: str) -> bool:
-    """Is `var` named anywhere in the function but inside `loop`'s body and target?"""
-    inside = {id(n) for st in loop.body for n in pyast.walk(st)} | {id(loop.target)}
-    return any(isinstance(n, pyast.Name) and n.id == var and id(n) not in inside for n in pyast.walk(fn))
+def _read_outside(loop, var: str, nodes: list) -> bool:
+    """Is `var` (named at `nodes` in the function) named anywhere but inside `loop`'s body and
+    target?"""
+    inside = {id(n) for st in loop.body for n in pyast.walk(st) if isinstance(n, pyast.Name) and n.id == var}
+    inside.add(id(loop.target))
+    return any(id(n) not in inside for n in nodes)
