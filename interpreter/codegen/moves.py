@@ -129,8 +129,8 @@ class MoveCompiler:
 
         # cheap tests first: they are pure, so their order changes only the time taken. The
         # estimate is rough, so tests within one band of it keep the rules' order: an author
-        # tends to write first what rules out most (Lorenzo's `has_ability(me, l)` before
-        # `not me.used_this_round[l]`, which nearly every leader passes)
+        # tends to write first what rules out most (`owns(me, c)` before `not used[c]`,
+        # which nearly every card passes)
         tests.sort(key=lambda t: 0 if isinstance(t[1], tuple) else self._cost(t[1]) // _COST_BAND)
         # an expensive test of one parameter waits until the cheap tests of the inner parameters
         # have passed, and is remembered for each value of its parameter

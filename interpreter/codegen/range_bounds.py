@@ -1,8 +1,8 @@
 """Loops over a range that test their variable against bounds first walk only those values.
 
-Lorenzo's choice of how many servants to add, `choose v in range(0, 40) where v >= needed and
-v <= p.servants`, lists its options by trying all forty values, asking both bounds of each,
-whenever a player places a family member; most of the values fail. In a function that never
+A choice of how many workers to add, `choose v in range(0, 40) where v >= needed and
+v <= p.workers`, lists its options by trying all forty values, asking both bounds of each,
+every time it is asked; most of the values fail. In a function that never
 changes the state (a choice's options, a legal-move generator, a def), a loop
 
     for v in range(0, 40):

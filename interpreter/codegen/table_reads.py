@@ -39,7 +39,7 @@ from .lines import Lines, each_function, parse_function
 _PREFIX = "_tb"
 _MAX_TRIES = 4096          # values tried per read at compile time (a larger one is left alone)
 # the same read written this often in one statement of the body, outside loops and guards, is
-# made once before it too (Connect Four's inlined lines compare every step with board[c])
+# made once before it too (an unfolded walk along a line compares each step with board[c])
 _REPEATS = 3
 _LOOPS = (pyast.For, pyast.While, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)
 # statements whose parts may not run when they are reached (a loop may run no pass: the read

@@ -10,8 +10,8 @@ gets a list of its own, as from the function). A call may pass none where the ru
 its table, which is then a map.
 
 Only the optimised compilation does this, and only for a def that has no `while` loop (a
-`for` or a comprehension walks a list, which ends: Lorenzo's `ways(c)` walks the goods, nine
-of them with the Houses of Renaissance, too many to be unrolled), names
+`for` or a comprehension walks a list, which ends: a def walking nine goods, too many to be
+unrolled, is still one value per card), names
 neither the state nor the acting player (`V`, `me`, `S`, `F`, `L`), calls no generated
 function, and gives plain values (numbers, truth values, text, none, tuples of them, or
 lists of them). If computing it raises for some value, its parameter has more than

@@ -4,8 +4,8 @@ A block ends each of its paths by returning the next block's number; the runner 
 the block up and calls it with the same state and frame. Where the next block is entered
 from several places it cannot be fused into one of them (codegen/blocks.py), but it can be
 copied: `return 3` becomes block 3's own lines, which end in a return of their own.
-Connect Four's turn, for instance, plays the move in block 6 and jumps to block 3, the loop
-over the players that lists the next player's moves; with block 3 copied into block 6, a
+A turn loop, for instance, plays the move in block 6 and jumps to block 3, the loop over
+the players that lists the next player's moves; with block 3 copied into block 6, a
 decision costs one block call instead of two:
 
     def M1_6(S, F):                          def M1_6(S, F):
