@@ -52,12 +52,13 @@ enum Colour: red, green, blue
 record Chip:
     colour: Colour
     value: int
+    loot: map Colour to int = {}
 components Chip:
-    | name | colour | value | count |
-    | r1   | red    | 1     | 6     |
-    | g2   | green  | 2     | 4     |
-    | b3   | blue   | 3     | 4     |
-    | r4   | red    | 4     | 2     |
+    | name | colour | value | count | loot                |
+    | r1   | red    | 1     | 6     | {red: 1}            |
+    | g2   | green  | 2     | 4     | {}                  |
+    | b3   | blue   | 3     | 4     | {green: 2, blue: 1} |
+    | r4   | red    | 4     | 2     | {red: 3, blue: 2}   |
 
 record Step:
     dr: int
@@ -142,6 +143,7 @@ class ProgramGen:
         self.int_defs: list[str] = []          # fN(a: int, b: int) -> int
         self.bool_defs: list[str] = []         # gN(c: Cell, a: int) -> bool
         self.player_defs: list[str] = []       # hN(p: Player, a: int) -> int, the hook bonus
+        self.chip_defs: list[str] = []         # hauledN(p: Player, t: Chip) -> int
 
     def fresh(self, base: str) -> str:
         self.n += 1
@@ -160,7 +162,7 @@ class ProgramGen:
         if depth <= 0 or r.random() < 0.25:
             return self._int_leaf(scope)
         d = depth - 1
-        k = r.randrange(18)
+        k = r.randrange(19)
         a = lambda: self.int_expr(scope, d)          # noqa: E731
         if k == 0:
             return f"({a()} + {a()})"
@@ -212,6 +214,9 @@ class ProgramGen:
             return f"SIZES[abs({a()}) % 4]"
         if k == 17:
             return self._spots(scope, d, "sum" if r.random() < 0.5 else "count")
+        if k == 18 and self.chip_defs and self.names(scope, PLAYER) and self.names(scope, CHIP):
+            return f"{self.pick(self.chip_defs)}({self.pick(self.names(scope, PLAYER))}, " \
+                   f"{self.pick(self.names(scope, CHIP))})"
         return self._int_leaf(scope)
 
     def _spots(self, scope: dict, d: int, q: str) -> str:
@@ -350,6 +355,7 @@ class ProgramGen:
         out.append(f"def {name}(p: Player, a: int) -> int:\n    let y = {self.int_expr(scope, 2)}\n"
                    f"    return {self.int_expr(dict(scope, y=INT), 2)}")
         self.player_defs.append(name)
+        out += self._walks()
         scope = {"p": PLAYER, "k": INT}
         out.append(f"hook bonus(p: Player, k: int) -> int = {self.int_expr(scope, 2)}")
         for _ in range(self.rng.randrange(0, 3)):
@@ -357,6 +363,35 @@ class ProgramGen:
             out.append(f"modifier bonus(p, k) {op} {self.int_expr(scope, 1)} when {self.bool_expr(scope, 2)}")
         self.player_defs.append("bonus")
         return out
+
+    def _walks(self) -> list[str]:
+        """A def summing one colour of the chips' loot over a walk of a pile (or taking the
+        greatest or least of it), and a def asking it for several colours
+        (codegen/fused_walks.py; the colour is sometimes read in the filter too, which leaves
+        the def as it is) and another walk twice with the same arguments
+        (codegen/repeated_calls.py)."""
+        walk, caller = self.fresh("loot"), self.fresh("hauled")
+        inner = {"p": PLAYER, "t": CHIP, "x": CHIP}
+        if self.rng.random() < 0.3:
+            inner["k"] = "colour"
+        asks = [f"{walk}(p, t, {self.pick(['red', 'green', 'blue'])}) * {self.rng.randrange(1, 4)}"
+                for _ in range(self.rng.randrange(2, 5))]
+        weigh = self.fresh("weigh")       # a walk asked twice with the same arguments
+        asks.append(f"({weigh}(p, t) if {weigh}(p, t) {self.pick(_CMP)} {self.rng.randrange(0, 6)} else 1)")
+        body = " + ".join(asks)
+        if self.rng.random() < 0.5:
+            body = f"({body} if {self.bool_expr({'p': PLAYER, 't': CHIP}, 1)} else {walk}(p, t, red))"
+        self.chip_defs.append(caller)
+        test = self.bool_expr(inner, 2)
+        if self.rng.random() < 0.5:
+            total = f"sum(x.loot[k] for x in p.chips where {test})"
+        else:
+            total = f"{self.pick(['max', 'min'])}([{self.rng.randrange(-2, 3)}] + " \
+                    f"[x.loot[k] for x in p.chips where {test}])"
+        return [f"def {walk}(p: Player, t: Chip, k: Colour) -> int =\n    {total}",
+                f"def {weigh}(p: Player, t: Chip) -> int = "
+                f"sum(x.value for x in p.chips where {self.bool_expr({'p': PLAYER, 't': CHIP, 'x': CHIP}, 2)})",
+                f"def {caller}(p: Player, t: Chip) -> int = {body}"]
 
     def actions(self) -> list[str]:
         me = {"me": PLAYER}

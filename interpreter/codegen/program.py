@@ -21,6 +21,7 @@ payments.py (payment functions); this module analyses the program and composes t
 
 from __future__ import annotations
 
+import ast as pyast
 import re
 from dataclasses import dataclass, field
 
@@ -36,14 +37,17 @@ from .lower import Lowerer, needs_lowering
 from .invariants import cache_loop_invariants, scalar_tables
 from .range_bounds import narrow_range_loops
 from .table_reads import hoist_table_reads, slot_shapes
+from .static_filters import StaticFilters
 from .table_sets import MembershipTables
 from .tables import all_tables
-from .tabulate import tabulate_state_free_defs
+from .tabulate import _bounded_and_stateless, tabulate_state_free_defs
 from ..pycompile import compile_quietly
 from ..runtime.helpers import HELPERS
 from .groups import walk_groups
 from .unroll import unroll_and_fold
-from .lines import Lines, Module, hoist_slot_reads
+from .fused_walks import FusedWalks
+from .lines import Lines, Module, hoist_slot_reads, parse_function
+from .repeated_calls import plain_value, share_repeated_calls
 from .layout import LayoutCompiler, VarSlot, _zone_len
 from .machines import CALL, RET, SUSPEND, MachineCompiler, _Machine
 from .moves import _EXPENSIVE, ActionMeta, MoveCompiler, SiteInfo
@@ -156,9 +160,17 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         self._scalar_tables = scalar_tables(known)     # (memos keyed by a table's values)
         self._slot_shapes = slot_shapes(self.vars, self.players)   # (lengths of the state's lists)
         self._sets = MembershipTables(tables, known)                # (answers of `T[i] in [...]`)
+        self._filters = StaticFilters(tables, known)                # (lists a fixed test filters)
+        self._fused = FusedWalks(known)              # (defs walking for every column at once)
+        compiled_defs = []
         for name, c in self.p.defs.items():
-            m.add_lines(self._pure_function(def_lines(self.p, self.eg, c, self.fresh), known,
-                                            self._param_ranges(c)))
+            lines = self._pure_function(def_lines(self.p, self.eg, c, self.fresh), known, self._param_ranges(c))
+            if self.optimise:
+                self._fused.find(lines)
+            compiled_defs.append(lines)
+        self._shared_defs = self._shareable_defs(compiled_defs) if self.optimise else frozenset()
+        for lines in compiled_defs + self._fused.vector_defs():
+            m.add_lines(self._calls_once(lines))
         for pi in self.p.payments.values():
             self._payment_functions(pi)
         # actions get their indices first (moves name them)
@@ -230,7 +242,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             self._generator(f"GL_{i}", meta, {})         # the moves of an action, for _can_keep
         # (a generator's `me` is the player it lists moves for; a site's function sets it itself)
         for lines in self._site_funcs:
-            m.add_lines(self._pure_function(lines, known, reads_at={"me": (0, self.players - 1)}))
+            m.add_lines(self._calls_once(self._pure_function(lines, known, reads_at={"me": (0, self.players - 1)})))
         m.add("SITES = [" + ", ".join(f"SITE_{s.index}" for s in self.sites) + "]")
         self._checks()
         self._scores()
@@ -263,6 +275,27 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             exec(compile_quietly(f"{name} = {src}", "<regola constant map>", "exec"), ns)
         return tabulate_state_free_defs(self.mod, candidates, ns)
 
+    def _calls_once(self, lines: Lines) -> Lines:
+        """A function that never changes the state, with its calls of a def asked for several
+        columns walking once (codegen/fused_walks.py) and its repeated calls made once
+        (codegen/repeated_calls.py)."""
+        return share_repeated_calls(self._fused.rewrite(lines), self._shared_defs)
+
+    def _shareable_defs(self, compiled: list) -> frozenset:
+        """The defs whose repeated calls are made once: those with a plain value that walk
+        something (a def without a loop costs about what remembering it does), but for the
+        ones likely to become tables (tabulate.py reads those calls from a table instead)."""
+        out = set()
+        for lines in compiled:
+            fn = parse_function(lines.items) if lines.items else None
+            if fn is None or (len(fn.args.args) == 3 and _bounded_and_stateless(fn)) \
+                    or not any(isinstance(n, _WALKS) for n in pyast.walk(fn)):
+                continue
+            c = self.p.defs.get(fn.name[2:]) if fn.name.startswith("D_") else None
+            if c is not None and plain_value(c.ret):
+                out.add(fn.name)
+        return frozenset(out)
+
     def _param_ranges(self, c) -> dict:
         """The def's parameters whose type numbers its values 0..n-1 (never none): name in
         the generated code -> (0, n - 1). A caller can pass no other value (the checker
@@ -287,7 +320,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             return lines
         lines = walk_groups(unroll_and_fold(self._sets.rewrite(lines, comparisons=False), known, ranges),
                             known, self.groups)
-        lines = self._sets.rewrite(lines, memberships=False)      # (after the groups: see table_sets.py)
+        lines = self._filters.rewrite(self._sets.rewrite(lines, memberships=False))  # (after the groups: see table_sets.py)
         lines = hoist_table_reads(hoist_slot_reads(lines), known, {**(ranges or {}), **(reads_at or {})},
                                   self._slot_shapes)
         return cache_loop_invariants(narrow_range_loops(lines), self._scalar_tables)
@@ -398,6 +431,9 @@ class CompiledProgram:
     tables: dict                # static tables (codegen/tables.py): the generated code's globals
     triggers: list = field(default_factory=list)    # TriggerInfo, indexed as the record notes them
 
+
+# what makes a def worth remembering: a walk (codegen/repeated_calls.py)
+_WALKS = (pyast.For, pyast.While, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)
 
 # what a block reads from the state and its frame, each only where the block uses it
 _PROLOGUE = [("V = S.v", re.compile(r"\bV\b")), ("L = F[2]", re.compile(r"\bL\b")),

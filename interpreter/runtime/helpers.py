@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from itertools import combinations_with_replacement, compress
 
 from ..limits import MAX_INT, MAX_RANGE
@@ -368,6 +369,7 @@ HELPERS = {name: obj for name, obj in list(globals().items())
 HELPERS["RulesRuntimeError"] = RulesRuntimeError
 # "not computed yet" for loop-invariant values remembered by generated code (codegen/invariants.py)
 HELPERS["_UNSET"] = object()
+HELPERS["_vadd"] = operator.add      # (a sum of rows, codegen/fused_walks.py)
 HELPERS["_TEST_ERRORS"] = TEST_ERRORS
 # no moves kept by a can() (see _can_keep): the test did not ask it
 HELPERS["_NO_KEEP"] = (False, None)
