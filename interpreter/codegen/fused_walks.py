@@ -40,7 +40,7 @@ from __future__ import annotations
 import ast as pyast
 
 from .lines import Lines, each_function, parse_function
-from .repeated_calls import fixed_names, unchanging
+from .repeated_calls import fixed_names, remember, unchanging
 
 _VAR = "_fw"
 # nodes inside which a call is left as it is (`:=` there binds elsewhere or is refused)
@@ -122,35 +122,13 @@ class FusedWalks:
     def _callers(self, func: list, out: Lines):
         fn = parse_function(func)
         groups = self._groups(fn) if fn is not None else {}
-        shared = {key: calls for key, calls in groups.items() if len(calls) >= 2}
+        shared = [(f"DV_{name[2:]}({args})", [(call, f"[{pyast.unparse(call.args[-1])}]") for call in calls])
+                  for (name, args), calls in groups.items() if len(calls) >= 2]
         if not shared:
             for item in func:
                 out.add(*item)
             return
-        names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
-        edits: dict[int, list] = {}          # line -> [(start, end, text)]
-        made = []
-        k = 0
-        for (name, args), calls in shared.items():
-            k += 1
-            while f"{_VAR}{k}" in names:
-                k += 1
-            var = f"{_VAR}{k}"
-            made.append(var)
-            walk = f"DV_{name[2:]}({args})"
-            for call in calls:
-                col = pyast.unparse(call.args[-1])
-                text = f"({var} if {var} is not _UNSET else ({var} := {walk}))[{col}]"
-                edits.setdefault(call.lineno, []).append((call.col_offset, call.end_col_offset, text))
-        out.add(*func[0])
-        out.add(1, "; ".join(f"{v} = _UNSET" for v in made), func[0][2])
-        for i, (ind, text, span) in enumerate(func[1:], start=2):
-            if i in edits:
-                src = "    " * ind + text
-                for start, end, new in sorted(edits[i], reverse=True):
-                    src = src[:start] + new + src[end:]
-                text = src[4 * ind:]
-            out.add(ind, text, span)
+        remember(func, fn, shared, _VAR, out)
 
     def _groups(self, fn) -> dict:
         """(def, its other arguments' text) -> the calls of it that may share one walk."""

@@ -49,25 +49,33 @@ def share_repeated_calls(lines: Lines, defs: frozenset) -> Lines:
 def _one(func: list, out: Lines, defs: frozenset):
     fn = parse_function(func)
     groups = _groups(fn, defs) if fn is not None else {}
-    shared = [calls for calls in groups.values() if len(calls) >= 2]
+    shared = [(pyast.unparse(calls[0]), [(call, "") for call in calls])
+              for calls in groups.values() if len(calls) >= 2]
     if not shared:
         for item in func:
             out.add(*item)
         return
+    remember(func, fn, shared, _VAR, out)
+
+
+def remember(func: list, fn, shared: list, prefix: str, out: Lines):
+    """Write `func` (parsed: fn) to out with each group of `shared`, (the text of a value,
+    [(a call, what follows the value in its place)]), read from one local set at the first
+    of its calls that runs: `(_rc1 if _rc1 is not _UNSET else (_rc1 := <value>))<suffix>`,
+    the locals named `prefix`<n> and set to _UNSET at the function's top."""
     names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
     edits: dict[int, list] = {}          # line -> [(start, end, text)]
     made = []
     k = 0
-    for calls in shared:
+    for value, calls in shared:
         k += 1
-        while f"{_VAR}{k}" in names:
+        while f"{prefix}{k}" in names:
             k += 1
-        var = f"{_VAR}{k}"
+        var = f"{prefix}{k}"
         made.append(var)
-        text = pyast.unparse(calls[0])
-        for call in calls:
+        for call, suffix in calls:
             edits.setdefault(call.lineno, []).append(
-                (call.col_offset, call.end_col_offset, f"({var} if {var} is not _UNSET else ({var} := {text}))"))
+                (call.col_offset, call.end_col_offset, f"({var} if {var} is not _UNSET else ({var} := {value})){suffix}"))
     out.add(*func[0])
     out.add(1, "; ".join(f"{v} = _UNSET" for v in made), func[0][2])
     for i, (ind, text, span) in enumerate(func[1:], start=2):
