@@ -89,6 +89,19 @@ def test_other_tests_leave_the_loop_alone(test):
     assert "FLT" not in new and not tables
 
 
+def test_tests_past_the_time_budget_are_left_alone(monkeypatch):
+    import regola.codegen.static_filters as sf
+    # a membership in a long list, for many values: a rules file cannot make loading slow
+    known = dict(KNOWN, VALS=list(range(4000)), K_LONG=list(range(0, 20_000, 2)))
+    src = DEF.replace("if not (T_once[l_x]): continue", "if not (l_x in K_LONG): continue")
+    monkeypatch.setattr(sf, "TIME_BUDGET", 0.01)
+    new, tables = _rewrite(src + DEF.replace("def f(", "def f2("), known)
+    assert "l_x in K_LONG" in new and "T_once[l_x]" in new and not tables
+    monkeypatch.setattr(sf, "TIME_BUDGET", 30.0)
+    new, tables = _rewrite(src, known)
+    assert "FLT0" in new and tables["FLT0"] == list(range(0, 4000, 2))
+
+
 def test_a_loop_whose_variable_is_read_after_it_is_left_alone():
     src = DEF.replace("    return out\n", "    return out + [l_x]\n")
     new, tables = _rewrite(src)

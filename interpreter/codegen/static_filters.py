@@ -21,17 +21,21 @@ here. The test is computed at compile time for every value of the list (at most
 `_MAX_VALUES`), from names, constants, subscripts, comparisons, `and`/`or`/`not` and
 conditionals alone (no call, no arithmetic: nothing that could run long or build much); a
 test that raises for some value leaves the loop as it is, and so does a loop whose variable
-is read after it, or one the filter would not shorten.
+is read after it, or one the filter would not shorten. All the tests of a rules file get
+TIME_BUDGET seconds together (a membership in a long constant list, asked for thousands of
+values, takes time): past it, the loops left keep their tests.
 """
 
 from __future__ import annotations
 
 import ast as pyast
+import time
 
 from .lines import PLAIN, Lines, each_function, parse_function
 
 _PREFIX = "FLT"
 _MAX_VALUES = 4096
+TIME_BUDGET = 0.25          # seconds for computing every filter of a rules file
 _NODES = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.Compare, pyast.BoolOp, pyast.UnaryOp,
           pyast.IfExp, pyast.Load, pyast.boolop, pyast.cmpop, pyast.Not, pyast.USub, pyast.Tuple, pyast.List)
 _GENERATORS = ("G_", "GL_")
@@ -45,6 +49,7 @@ class StaticFilters:
         self.tables = tables
         self.known = known
         self.names: dict[tuple, str] = {}
+        self.left = TIME_BUDGET           # seconds left for computing tests
 
     def rewrite(self, lines: Lines) -> Lines:
         return each_function(lines, self._one)
@@ -102,6 +107,9 @@ class StaticFilters:
                 return None
             if isinstance(n, pyast.Name) and n.id != var and n.id not in self.known:
                 return None
+        if self.left <= 0:
+            return None
+        start = time.perf_counter()
         try:
             code = compile(pyast.Expression(test), "<regola static filter>", "eval")
             ns = {"__builtins__": {}}
@@ -112,8 +120,12 @@ class StaticFilters:
                 ns[var] = x
                 if not eval(code, ns):      # (names, constants, subscripts and tests only)
                     kept.append(x)
+                if time.perf_counter() - start > self.left:
+                    kept = None             # (the budget is spent: this loop keeps its test)
+                    break
         except Exception:       # noqa: BLE001 (a test that fails for a value: the loop stays)
-            return None
+            kept = None
+        self.left -= time.perf_counter() - start
         return kept
 
     def _name(self, domain: str, test: str, var: str, kept: list) -> str:
