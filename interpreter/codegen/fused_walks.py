@@ -40,12 +40,9 @@ from __future__ import annotations
 import ast as pyast
 
 from .lines import Lines, each_function, parse_function
-from .repeated_calls import fixed_names, remember, unchanging
+from .repeated_calls import fixed_names, opaque_nodes, remember, unchanging
 
 _VAR = "_fw"
-# nodes inside which a call is left as it is (`:=` there binds elsewhere or is refused)
-_OPAQUE = (pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp,
-           pyast.FunctionDef)
 
 
 class FusedWalks:
@@ -141,7 +138,7 @@ class FusedWalks:
             if isinstance(n, pyast.For) and isinstance(n.target, pyast.Name):
                 loops.setdefault(n.target.id, []).append(n.iter)
         fixed = fixed_names(fn)
-        opaque = {id(x) for n in pyast.walk(fn) if isinstance(n, _OPAQUE) and n is not fn for x in pyast.walk(n)}
+        opaque = opaque_nodes(fn)
         groups: dict[tuple, list] = {}
         for j, st in enumerate(fn.body):
             for n in pyast.walk(st):

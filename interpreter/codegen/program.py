@@ -21,7 +21,6 @@ payments.py (payment functions); this module analyses the program and composes t
 
 from __future__ import annotations
 
-import ast as pyast
 import re
 from dataclasses import dataclass, field
 
@@ -40,14 +39,14 @@ from .table_reads import hoist_table_reads, slot_shapes
 from .static_filters import StaticFilters
 from .table_sets import MembershipTables
 from .tables import all_tables
-from .tabulate import _bounded_and_stateless, tabulate_state_free_defs
+from .tabulate import tabulate_state_free_defs
 from ..pycompile import compile_quietly
 from ..runtime.helpers import HELPERS
 from .groups import walk_groups
 from .unroll import unroll_and_fold
 from .fused_walks import FusedWalks
-from .lines import Lines, Module, hoist_slot_reads, parse_function
-from .repeated_calls import plain_value, share_repeated_calls
+from .lines import Lines, Module, hoist_slot_reads
+from .repeated_calls import share_repeated_calls, shareable_defs
 from .layout import LayoutCompiler, VarSlot, _zone_len
 from .machines import CALL, RET, SUSPEND, MachineCompiler, _Machine
 from .moves import _EXPENSIVE, ActionMeta, MoveCompiler, SiteInfo
@@ -168,7 +167,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
             if self.optimise:
                 self._fused.find(lines)
             compiled_defs.append(lines)
-        self._shared_defs = self._shareable_defs(compiled_defs) if self.optimise else frozenset()
+        self._shared_defs = (shareable_defs(compiled_defs, {n: c.ret for n, c in self.p.defs.items()})
+                             if self.optimise else frozenset())
         for lines in compiled_defs + self._fused.vector_defs():
             m.add_lines(self._calls_once(lines))
         for pi in self.p.payments.values():
@@ -280,21 +280,6 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         columns walking once (codegen/fused_walks.py) and its repeated calls made once
         (codegen/repeated_calls.py)."""
         return share_repeated_calls(self._fused.rewrite(lines), self._shared_defs)
-
-    def _shareable_defs(self, compiled: list) -> frozenset:
-        """The defs whose repeated calls are made once: those with a plain value that walk
-        something (a def without a loop costs about what remembering it does), but for the
-        ones likely to become tables (tabulate.py reads those calls from a table instead)."""
-        out = set()
-        for lines in compiled:
-            fn = parse_function(lines.items) if lines.items else None
-            if fn is None or (len(fn.args.args) == 3 and _bounded_and_stateless(fn)) \
-                    or not any(isinstance(n, _WALKS) for n in pyast.walk(fn)):
-                continue
-            c = self.p.defs.get(fn.name[2:]) if fn.name.startswith("D_") else None
-            if c is not None and plain_value(c.ret):
-                out.add(fn.name)
-        return frozenset(out)
 
     def _param_ranges(self, c) -> dict:
         """The def's parameters whose type numbers its values 0..n-1 (never none): name in
@@ -431,9 +416,6 @@ class CompiledProgram:
     tables: dict                # static tables (codegen/tables.py): the generated code's globals
     triggers: list = field(default_factory=list)    # TriggerInfo, indexed as the record notes them
 
-
-# what makes a def worth remembering: a walk (codegen/repeated_calls.py)
-_WALKS = (pyast.For, pyast.While, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)
 
 # what a block reads from the state and its frame, each only where the block uses it
 _PROLOGUE = [("V = S.v", re.compile(r"\bV\b")), ("L = F[2]", re.compile(r"\bL\b")),

@@ -24,10 +24,15 @@ import ast as pyast
 
 from .. import types as T
 from .lines import Lines, each_function, parse_function
+from .tabulate import bounded_and_stateless
 
 _VAR = "_rc"
+# nodes inside which a call is left as it is (`:=` there binds elsewhere or is refused)
 _OPAQUE = (pyast.Lambda, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp,
            pyast.FunctionDef)
+# what makes a def worth remembering: a walk (a def without one costs about what remembering
+# it costs)
+_WALKS = (pyast.For, pyast.While, pyast.ListComp, pyast.SetComp, pyast.DictComp, pyast.GeneratorExp)
 
 
 def plain_value(t) -> bool:
@@ -36,6 +41,22 @@ def plain_value(t) -> bool:
         return False
     s = T.strip(t)
     return s in (T.INT, T.BOOL, T.STR) or isinstance(s, T.IntRange) or T.is_indexed(s)
+
+
+def shareable_defs(compiled: list, returns: dict) -> frozenset:
+    """The defs (generated names) whose repeated calls are made once, from their compiled
+    lines: those with a plain value (`returns`: a def's rules name -> its value's type) that
+    walk something, but for the ones likely to become tables (codegen/tabulate.py reads
+    those calls from a table instead)."""
+    out = set()
+    for lines in compiled:
+        fn = parse_function(lines.items) if lines.items else None
+        if fn is None or not fn.name.startswith("D_") or (len(fn.args.args) == 3 and bounded_and_stateless(fn)) \
+                or not any(isinstance(n, _WALKS) for n in pyast.walk(fn)):
+            continue
+        if plain_value(returns.get(fn.name[2:])):
+            out.add(fn.name)
+    return frozenset(out)
 
 
 def share_repeated_calls(lines: Lines, defs: frozenset) -> Lines:
@@ -92,7 +113,7 @@ def _groups(fn, defs: frozenset) -> dict:
     change in the function (none of them inside another: each is a whole argument list of
     names and constants)."""
     fixed = fixed_names(fn)
-    opaque = {id(x) for n in pyast.walk(fn) if isinstance(n, _OPAQUE) and n is not fn for x in pyast.walk(n)}
+    opaque = opaque_nodes(fn)
     groups: dict[str, list] = {}
     for j, st in enumerate(fn.body):
         for n in pyast.walk(st):
@@ -101,6 +122,11 @@ def _groups(fn, defs: frozenset) -> dict:
                     and all(unchanging(a, fixed, j) for a in n.args):
                 groups.setdefault(pyast.unparse(n), []).append(n)
     return groups
+
+
+def opaque_nodes(fn) -> set[int]:
+    """The ids of the nodes inside comprehensions, lambdas and nested functions of fn."""
+    return {id(x) for n in pyast.walk(fn) if isinstance(n, _OPAQUE) and n is not fn for x in pyast.walk(n)}
 
 
 def fixed_names(fn) -> dict[str, int]:

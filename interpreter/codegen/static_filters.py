@@ -32,6 +32,7 @@ import ast as pyast
 import time
 
 from .lines import PLAIN, Lines, each_function, parse_function
+from .range_bounds import _read_outside
 
 _PREFIX = "FLT"
 _MAX_VALUES = 4096
@@ -86,7 +87,7 @@ class StaticFilters:
             values = self.known.get(loop.iter.id)
             var = loop.target.id
             if not isinstance(values, list) or not 0 < len(values) <= _MAX_VALUES \
-                    or not all(type(x) in PLAIN for x in values) or _read_outside(loop, uses.get(var, [])):
+                    or not all(type(x) in PLAIN for x in values) or _read_outside(loop, var, uses.get(var, [])):
                 continue
             for k, st in enumerate(loop.body):
                 if not _skip_test(st):
@@ -152,10 +153,3 @@ def _own_lines(st, body: list, k: int) -> bool:
     before = body[k - 1].end_lineno if k > 0 else None
     after = body[k + 1].lineno if k + 1 < len(body) else None
     return (before is None or before < st.lineno) and (after is None or after > st.end_lineno)
-
-
-def _read_outside(loop, nodes: list) -> bool:
-    """Is the loop's variable named anywhere but inside the loop's body and target?"""
-    inside = {id(n) for st in loop.body for n in pyast.walk(st)}
-    inside.add(id(loop.target))
-    return any(id(n) not in inside for n in nodes)

@@ -96,7 +96,7 @@ def _function_texts(lines: list[str], wanted: dict) -> dict[str, str]:
     return out
 
 
-def _bounded_and_stateless(fn: pyast.FunctionDef) -> bool:
+def bounded_and_stateless(fn: pyast.FunctionDef) -> bool:
     if len(fn.args.args) != 3 or fn.args.vararg or fn.args.kwarg or fn.args.kwonlyargs:
         return False
     for st in fn.body:
@@ -126,7 +126,7 @@ def _compute(name: str, text: str, size: int, ns: dict, deadline: float):
     except (SyntaxError, RecursionError, MemoryError):
         return None
     fn = tree.body[0] if tree.body else None
-    if not isinstance(fn, pyast.FunctionDef) or not _bounded_and_stateless(fn):
+    if not isinstance(fn, pyast.FunctionDef) or not bounded_and_stateless(fn):
         return None
     local = dict(ns)
     try:
