@@ -9,7 +9,8 @@ a pile per player, a bag to draw from, two counters), with what the rewrites wor
 random in their requires, filters, defs, a hook's modifiers and a choice:
 
 - small defs called with arguments used more than once (inlined, with `:=` temporaries),
-  defs calling defs, if/elif chains;
+  defs calling defs, if/elif chains, a def calling itself along a line of cells (unfolded,
+  its steps written as statements) asked from a cell's row and column;
 - quantifiers and aggregates over a pile with several copies of a kind (walked by kind),
   over the cells, over adjacent cells, over an enum, a component table, a range, and over
   ten components kept by a field compared with a value (walked by group, with `none` among
@@ -356,6 +357,7 @@ class ProgramGen:
                    f"    return {self.int_expr(dict(scope, y=INT), 2)}")
         self.player_defs.append(name)
         out += self._walks()
+        out += self._streaks()
         scope = {"p": PLAYER, "k": INT}
         out.append(f"hook bonus(p: Player, k: int) -> int = {self.int_expr(scope, 2)}")
         for _ in range(self.rng.randrange(0, 3)):
@@ -392,6 +394,32 @@ class ProgramGen:
                 f"def {weigh}(p: Player, t: Chip) -> int = "
                 f"sum(x.value for x in p.chips where {self.bool_expr({'p': PLAYER, 't': CHIP, 'x': CHIP}, 2)})",
                 f"def {caller}(p: Player, t: Chip) -> int = {body}"]
+
+    def _streaks(self) -> list[str]:
+        """A def that calls itself (unfolded three steps by the inliner, each step written as
+        statements: codegen/inline_steps.py) walking a line of chips from a cell, and a
+        `Cell -> bool` def asking it both ways along each Step from a cell's row and column
+        (divided out of the cell once: codegen/shared_divisions.py)."""
+        r = self.rng
+        run, line = self.fresh("streak"), self.fresh("g")
+        stop = self.pick(["board[cell(r, c)] == none", "board[cell(r, c)] != none and board[cell(r, c)].value > v",
+                          "board[cell(r, c)] == none or board[cell(r, c)].value != v"])
+        step = f"{run}(r + dr, c + dc, dr, dc, v)"
+        more = self.pick([f"1 + {step}", f"{step} + 1", f"2 + {step}", f"1 + {step} * 2", step])
+        scope = {"c": CELL, "a": INT, "s": "step"}
+        v = self.pick(["a", "1", "c.row", f"{self.int_expr(scope, 1)}"])
+        ways = [f"{run}(c.row + s.dr, c.col + s.dc, s.dr, s.dc, {v})",
+                f"{run}(c.row - s.dr, c.col - s.dc, -s.dr, -s.dc, {v})"]
+        total = self.pick([f"1 + {ways[0]} + {ways[1]}", f"{ways[0]} + {ways[1]} - c.col % 2",
+                           f"{ways[0]} * (c.row / 2 + 1) + {ways[1]}"])
+        test = f"{total} {self.pick(['>=', '>', '=='])} {self.pick(['a', '2', f'a + c.row % 3'])}"
+        self.bool_defs.append(line)
+        return [f"def {run}(r: int, c: int, dr: int, dc: int, v: int) -> int:\n"
+                f"    if r < 0 or r >= ROWS or c < 0 or c >= COLS or {stop}:\n"
+                f"        return 0\n"
+                f"    return {more}",
+                f"def {line}(c: Cell, a: int) -> bool =\n"
+                f"    {self.pick(['any', 'all'])}({test} for s in Step)"]
 
     def actions(self) -> list[str]:
         me = {"me": PLAYER}

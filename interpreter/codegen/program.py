@@ -33,6 +33,8 @@ from .direct_calls import enter_directly
 from .frame_reads import cache_block_frame_reads
 from .defs import def_lines
 from .lower import Lowerer, needs_lowering
+from .inline_steps import inline_steps_as_statements
+from .shared_divisions import share_parameter_divisions
 from .invariants import cache_loop_invariants, scalar_tables
 from .range_bounds import narrow_range_loops
 from .table_reads import hoist_table_reads, slot_shapes
@@ -308,7 +310,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         lines = self._filters.rewrite(self._sets.rewrite(lines, memberships=False))  # (after the groups: see table_sets.py)
         lines = hoist_table_reads(hoist_slot_reads(lines), known, {**(ranges or {}), **(reads_at or {})},
                                   self._slot_shapes)
-        return cache_loop_invariants(narrow_range_loops(lines), self._scalar_tables)
+        lines = inline_steps_as_statements(cache_loop_invariants(narrow_range_loops(lines), self._scalar_tables))
+        return share_parameter_divisions(lines, {**(ranges or {}), **(reads_at or {})})
 
     def _mark_secrets(self):
         """Which move values other players must not be shown (codegen/secrecy.py)."""

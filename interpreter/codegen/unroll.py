@@ -66,16 +66,16 @@ def _one(func: list, out: Lines, known: dict, ranges: dict):
     spans = [span for _, _, span in func]
     out.add(*func[0])
     for st in body:
-        _emit(st, out, 1, spans)
+        emit_statement(st, out, 1, spans)
 
 
-def _emit(st, out: Lines, ind: int, spans: list):
+def emit_statement(st, out: Lines, ind: int, spans: list):
     """A statement as lines, each with the rules span of the line it came from."""
     line = getattr(st, "lineno", None)
     span = spans[line - 1] if line and line <= len(spans) else None
     if isinstance(st, _Block):
         for s in st.body:
-            _emit(s, out, ind, spans)
+            emit_statement(s, out, ind, spans)
         return
     if isinstance(st, pyast.If):
         out.add(ind, f"if {pyast.unparse(st.test)}:", span)
@@ -105,7 +105,7 @@ def _emit(st, out: Lines, ind: int, spans: list):
 def _emit_body(stmts, out, ind, spans):
     n = len(out)
     for s in stmts:
-        _emit(s, out, ind, spans)
+        emit_statement(s, out, ind, spans)
     if len(out) == n:
         out.add(ind, "pass")
 
