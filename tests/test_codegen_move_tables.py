@@ -3,7 +3,7 @@ same order, as the conditions of the rules give, whatever the parameters' types.
 
 from __future__ import annotations
 
-from rules_helpers import load, moves
+from rules_helpers import function_source, load, moves
 
 GAME = """
     game g:
@@ -57,4 +57,18 @@ def test_a_painted_cell_leaves_the_table_row_and_play_goes_on(tmp_path):
     assert not any("(1,1)" in m.replace(" ", "") for m in moves(game, s))
     game.apply(s, "wait(2)")
     game.apply(s, "wait(2)")
+    assert game.is_terminal(s)
+
+
+def test_a_single_filtered_parameter_appends_its_moves_as_it_finds_them(tmp_path):
+    """(no list of the values that pass and a second walk over it to the moves)"""
+    game = load(tmp_path, GAME.replace("action wait(n in range(1, 3)):\n        require n <= 2",
+                                       "action wait(n in range(1, 5)):\n        require n <= 2 + turns % 2"))
+    wait = function_source(game, "G_0_1")             # the site's listing of wait(n)
+    assert "_dom" not in wait and "out.append(MV1[" in wait, wait
+    s = game.new_initial_state()
+    assert [m for m in moves(game, s) if m.startswith("wait")] == ["wait(1)", "wait(2)"]
+    game.apply(s, "wait(1)")
+    assert [m for m in moves(game, s) if m.startswith("wait")] == ["wait(1)", "wait(2)", "wait(3)"]
+    game.apply(s, "wait(3)")
     assert game.is_terminal(s)

@@ -35,7 +35,7 @@ from __future__ import annotations
 import ast as pyast
 
 from .lines import Lines, each_function, parse_function
-from .unroll import emit_statement
+from .unroll import emit_body
 
 _PREFIX = "_st"
 
@@ -61,8 +61,7 @@ def _one(func: list, out: Lines):
         return
     spans = [span for _, _, span in func]
     out.add(*func[0])
-    for st in body:
-        emit_statement(st, out, 1, spans)
+    emit_body(body, out, 1, spans)
 
 
 def _is_step(e) -> bool:

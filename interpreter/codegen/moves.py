@@ -160,14 +160,18 @@ class MoveCompiler:
         # domains whose expression needs no other parameter are filtered once, up front
         hoisted: dict[int, str] = {}
         folded: set[int] = set()
+        table = None if exists else self._move_table(meta)
         for i, prm in enumerate(a.params):
             if level(prm.domain) == 0 and not exists:
                 var = f"l_{prm.name}"
-                conds = []
-                for ti, (lv, test, span, can_fold) in enumerate(tests):
-                    if lv == i + 1 and can_fold and only(test, i):
-                        conds.append(test)
-                        folded.add(ti)
+                conds = [ti for ti, (lv, test, span, can_fold) in enumerate(tests)
+                         if lv == i + 1 and can_fold and only(test, i)]
+                if conds and len(a.params) == 1 and table is not None:
+                    # the only parameter, filtered: its loop appends each move as it finds
+                    # it (a list of values then a second walk to the moves costs more)
+                    continue
+                folded.update(conds)
+                conds = [tests[ti][1] for ti in conds]
                 name = f"_dom{i}"
                 dom = low.distinct(prm.domain, {}, lines, 1)
                 if conds:
@@ -180,7 +184,6 @@ class MoveCompiler:
                     lines.add(1, f"{name} = {dom}", prm.domain.span)
                 lines.add(1, f"if not {name}: {stop}", prm.domain.span)
                 hoisted[i] = name
-        table = None if exists else self._move_table(meta)
         n = len(a.params)
         ind = 1
         for i, prm in enumerate(a.params):

@@ -65,8 +65,7 @@ def _one(func: list, out: Lines, known: dict, ranges: dict):
         return
     spans = [span for _, _, span in func]
     out.add(*func[0])
-    for st in body:
-        emit_statement(st, out, 1, spans)
+    emit_body(body, out, 1, spans)
 
 
 def emit_statement(st, out: Lines, ind: int, spans: list):
@@ -79,30 +78,31 @@ def emit_statement(st, out: Lines, ind: int, spans: list):
         return
     if isinstance(st, pyast.If):
         out.add(ind, f"if {pyast.unparse(st.test)}:", span)
-        _emit_body(st.body, out, ind + 1, spans)
+        emit_body(st.body, out, ind + 1, spans)
         while len(st.orelse) == 1 and type(st.orelse[0]) is pyast.If:
             st = st.orelse[0]
             line = getattr(st, "lineno", None)
             out.add(ind, f"elif {pyast.unparse(st.test)}:", spans[line - 1] if line and line <= len(spans) else span)
-            _emit_body(st.body, out, ind + 1, spans)
+            emit_body(st.body, out, ind + 1, spans)
         if st.orelse:
             out.add(ind, "else:", span)
-            _emit_body(st.orelse, out, ind + 1, spans)
+            emit_body(st.orelse, out, ind + 1, spans)
     elif isinstance(st, (pyast.For, pyast.While)):
         head = f"for {pyast.unparse(st.target)} in {pyast.unparse(st.iter)}:" if isinstance(st, pyast.For) \
             else f"while {pyast.unparse(st.test)}:"
         out.add(ind, head, span)
-        _emit_body(st.body, out, ind + 1, spans)
+        emit_body(st.body, out, ind + 1, spans)
         if st.orelse:
             out.add(ind, "else:", span)
-            _emit_body(st.orelse, out, ind + 1, spans)
+            emit_body(st.orelse, out, ind + 1, spans)
     else:
         for text in pyast.unparse(st).splitlines():
             stripped = text.lstrip(" ")
             out.add(ind + (len(text) - len(stripped)) // 4, stripped, span)
 
 
-def _emit_body(stmts, out, ind, spans):
+def emit_body(stmts, out, ind, spans):
+    """Statements as lines (emit_statement), or `pass` for none: a body Python accepts."""
     n = len(out)
     for s in stmts:
         emit_statement(s, out, ind, spans)
