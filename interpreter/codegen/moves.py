@@ -215,13 +215,17 @@ class MoveCompiler:
             if table is not None and i == n - 2:
                 lines.add(ind, f"_row = {table}{''.join(f'[l_{x}]' for x in pnames[:-1])}", prm.domain.span)
         tup = ", ".join([str(meta.index)] + [f"l_{n}" for n in pnames])
+        # (the move is the last parameter's: `regola coverage` reads a test whose body is
+        # this line as passed when the body is entered; tools/coverage_sites.py)
+        listed = a.params[-1].domain.span if a.params else a.decl.span
         if exists:
             lines.add(ind, "return True")
             lines.add(1, "return False")
         elif table is not None:
-            lines.add(ind, f"out.append({table}[l_{pnames[0]}])" if n == 1 else f"out.append(_row[l_{pnames[-1]}])")
+            lines.add(ind, f"out.append({table}[l_{pnames[0]}])" if n == 1 else f"out.append(_row[l_{pnames[-1]}])",
+                      listed)
         else:
-            lines.add(ind, f"out.append(({tup},))" if not pnames else f"out.append(({tup}))")
+            lines.add(ind, f"out.append(({tup},))" if not pnames else f"out.append(({tup}))", listed)
         self._site_funcs.append(lines)
 
     def _cost_test(self, test, env) -> str:
