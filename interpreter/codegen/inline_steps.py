@@ -17,11 +17,12 @@ as an `if` setting a temporary, and the statement reads the temporary:
     if _i8_c >= 7 or _V0[_i7_r * 7 + _i8_c] != _tb1:
         _st1 = 0
     else:
-        <the next step, the same way, into _st2>
-        _st1 = 1 + _st2
+        <the next step, the same way, each of its branches setting _st1 to 1 + its value>
     if 1 + _st1 + ... >= 4:
 
-An `elif` whose test has such a tuple becomes `else:` with the statements and an `if`. Only
+A whole-number constant added to a step is summed into its branches (`_st1 = 2`, `_st1 = 3 +
+D_run(...)`: the same whole numbers, the addition to a computed value still made last). An
+`elif` whose test has such a tuple becomes `else:` with the statements and an `if`. Only
 functions that never change the state are rewritten (defs, legal-move generators, checks),
 so the values computed are the same; a tuple is moved before the parts of its statement that
 Python would have computed first only when those bind no name (`:=`) and it binds no name
@@ -78,10 +79,6 @@ def _is_step(e) -> bool:
 def _binds(node) -> set[str]:
     return {n.target.id for n in pyast.walk(node) if isinstance(n, pyast.NamedExpr)
             and isinstance(n.target, pyast.Name)}
-
-
-def _reads(node) -> set[str]:
-    return {n.id for n in pyast.walk(node) if isinstance(n, pyast.Name) and isinstance(n.ctx, pyast.Load)}
 
 
 def _strict_children(e) -> list:
