@@ -36,7 +36,7 @@ from __future__ import annotations
 import ast as pyast
 
 from .lines import Lines, each_function, parse_function
-from .unroll import emit_body
+from .unroll import emit_function
 
 _PREFIX = "_st"
 
@@ -56,13 +56,7 @@ def _one(func: list, out: Lines):
     names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
     rw = _Rewriter(names)
     body = rw.block(fn.body)
-    if not rw.changed:
-        for item in func:
-            out.add(*item)
-        return
-    spans = [span for _, _, span in func]
-    out.add(*func[0])
-    emit_body(body, out, 1, spans)
+    emit_function(func, body if rw.changed else None, out)
 
 
 def _is_step(e) -> bool:

@@ -125,3 +125,31 @@ def _hoist_one(func: list, out: Lines):
     out.add(1, "; ".join(f"_V{k} = V[{k}]" for k in hoisted), span)
     for ind, text, sp in body[at:]:
         out.add(ind, _STR_OR_SLOT.sub(sub, text), sp)
+
+
+def write_with_locals(func: list, fn, shared: list, prefix: str, out: Lines, at_top, in_place):
+    """Write `func` (parsed: fn) to out with, for each (value text, [(node, suffix)]) of
+    `shared`, a new local named `prefix`<n> (a name fn does not use): `at_top(var, value)` is
+    its statement on a line at the function's top, and each node (on one line) is replaced by
+    `in_place(var, value, suffix)`."""
+    names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
+    edits: dict[int, list] = {}          # line -> [(start, end, text)]
+    made = []
+    k = 0
+    for value, nodes in shared:
+        k += 1
+        while f"{prefix}{k}" in names:
+            k += 1
+        var = f"{prefix}{k}"
+        made.append(at_top(var, value))
+        for node, suffix in nodes:
+            edits.setdefault(node.lineno, []).append((node.col_offset, node.end_col_offset, in_place(var, value, suffix)))
+    out.add(*func[0])
+    out.add(1, "; ".join(made), func[0][2])
+    for i, (ind, text, span) in enumerate(func[1:], start=2):
+        if i in edits:
+            src = "    " * ind + text
+            for start, end, new in sorted(edits[i], reverse=True):
+                src = src[:start] + new + src[end:]
+            text = src[4 * ind:]
+        out.add(ind, text, span)

@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast as pyast
 
 from .. import types as T
-from .lines import Lines, each_function, parse_function
+from .lines import Lines, each_function, parse_function, write_with_locals
 from .tabulate import bounded_and_stateless
 
 _VAR = "_rc"
@@ -84,28 +84,8 @@ def remember(func: list, fn, shared: list, prefix: str, out: Lines):
     [(a call, what follows the value in its place)]), read from one local set at the first
     of its calls that runs: `(_rc1 if _rc1 is not _UNSET else (_rc1 := <value>))<suffix>`,
     the locals named `prefix`<n> and set to _UNSET at the function's top."""
-    names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
-    edits: dict[int, list] = {}          # line -> [(start, end, text)]
-    made = []
-    k = 0
-    for value, calls in shared:
-        k += 1
-        while f"{prefix}{k}" in names:
-            k += 1
-        var = f"{prefix}{k}"
-        made.append(var)
-        for call, suffix in calls:
-            edits.setdefault(call.lineno, []).append(
-                (call.col_offset, call.end_col_offset, f"({var} if {var} is not _UNSET else ({var} := {value})){suffix}"))
-    out.add(*func[0])
-    out.add(1, "; ".join(f"{v} = _UNSET" for v in made), func[0][2])
-    for i, (ind, text, span) in enumerate(func[1:], start=2):
-        if i in edits:
-            src = "    " * ind + text
-            for start, end, new in sorted(edits[i], reverse=True):
-                src = src[:start] + new + src[end:]
-            text = src[4 * ind:]
-        out.add(ind, text, span)
+    write_with_locals(func, fn, shared, prefix, out, lambda var, value: f"{var} = _UNSET",
+                      lambda var, value, suffix: f"({var} if {var} is not _UNSET else ({var} := {value})){suffix}")
 
 
 def _groups(fn, defs: frozenset) -> dict:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ast as pyast
 
-from .lines import Lines, each_function, parse_function
+from .lines import Lines, each_function, parse_function, write_with_locals
 from .repeated_calls import opaque_nodes
 
 _PREFIX = "_dv"
@@ -42,27 +42,8 @@ def _one(func: list, out: Lines, params: set[str]):
         for item in func:
             out.add(*item)
         return
-    names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
-    edits: dict[int, list] = {}          # line -> [(start, end, text)]
-    made = []
-    k = 0
-    for text, nodes in shared:
-        k += 1
-        while f"{_PREFIX}{k}" in names:
-            k += 1
-        var = f"{_PREFIX}{k}"
-        made.append(f"{var} = {text}")
-        for n in nodes:
-            edits.setdefault(n.lineno, []).append((n.col_offset, n.end_col_offset, var))
-    out.add(*func[0])
-    out.add(1, "; ".join(made), func[1][2] if len(func) > 1 else func[0][2])
-    for i, (ind, text, span) in enumerate(func[1:], start=2):
-        if i in edits:
-            src = "    " * ind + text
-            for start, end, new in sorted(edits[i], reverse=True):
-                src = src[:start] + new + src[end:]
-            text = src[4 * ind:]
-        out.add(ind, text, span)
+    write_with_locals(func, fn, [(text, [(n, "") for n in nodes]) for text, nodes in shared], _PREFIX, out,
+                      lambda var, value: f"{var} = {value}", lambda var, value, suffix: var)
 
 
 def _groups(fn, params: set[str]) -> dict:

@@ -59,7 +59,14 @@ def _one(func: list, out: Lines, known: dict, ranges: dict):
     if drop_plain_binds(fn, body):      # then the constants they leave are folded too
         rw.changed = True
         body = rw.block(body)
-    if not rw.changed:
+    emit_function(func, body if rw.changed else None, out)
+
+
+def emit_function(func: list, body, out: Lines):
+    """`func` (a function's items) written again with the statements `body` (its syntax
+    tree's, rewritten), each line with the rules span of the line it came from; `func` as
+    it was when body is None (nothing changed)."""
+    if body is None:
         for item in func:
             out.add(*item)
         return
