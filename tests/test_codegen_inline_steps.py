@@ -206,10 +206,11 @@ def test_an_elif_with_steps_runs_them_only_when_reached():
 
 
 @pytest.mark.parametrize("src", [
-    # the right side of `or`, a conditional's branch, a comparison's second pair: maybe never computed
+    # the right side of `or`, a comparison's second pair: maybe never computed
     "def D_g(V, me, l_x):\n    return l_x > 0 or ((_a := f(l_x)), _a)[1] > 1\n",
-    "def D_g(V, me, l_x):\n    return 1 if l_x else ((_a := f(l_x)), _a)[1]\n",
     "def D_g(V, me, l_x):\n    return 0 < l_x < ((_a := f(l_x)), _a)[1]\n",
+    # a conditional with a step in a branch, under an `and`
+    "def D_g(V, me, l_x):\n    return l_x > 1 and (1 if l_x > 2 else ((_a := f(l_x)), _a)[1]) > 0\n",
     # a name bound before the step that it reads, or one it binds that the rest reads
     "def D_g(V, me, l_x):\n    return (_k := l_x + 1) + ((_a := f(_k)), _a)[1]\n",
     "def D_g(V, me, l_x):\n    _a = 1\n    return _a + ((_a := f(l_x)), _a)[1]\n",
@@ -221,6 +222,20 @@ def test_steps_that_may_not_run_or_depend_on_order_stay(src):
     new = _steps(src)
     assert "_st1" not in new
     _same(HELPERS + src, HELPERS + new, "D_g", [(None, 0, x) for x in (-1, 0, 1, 2, 5)])
+
+
+CONDITIONAL = """
+def D_g(V, me, l_x):
+    return 2 * (0 if l_x < -1 else 1 + ((_a := f(l_x)), 0 if _a > 4 else 2 + ((_b := f(_a)), _b)[1])[1]) + f(l_x + 7)
+"""
+
+
+def test_a_conditional_with_steps_in_its_branches_becomes_an_if():
+    # (a def inlined with nothing to bind: its body a conditional, the steps in its branches)
+    new = _steps(CONDITIONAL)
+    assert ")[" not in new and new.count("if ") == 2 and "_st1 = 0" in new, new
+    assert new.index("_st1 = 0") < new.index("f(l_x + 7)")
+    _same(HELPERS + CONDITIONAL, HELPERS + new, "D_g", [(None, 0, x) for x in (-3, -1, 0, 1, 2, 3, 5, 10, 20)])
 
 
 def test_a_step_after_one_that_moved_moves_in_order():

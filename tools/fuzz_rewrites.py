@@ -410,8 +410,12 @@ class ProgramGen:
         v = self.pick(["a", "1", "c.row", f"{self.int_expr(scope, 1)}"])
         ways = [f"{run}(c.row + s.dr, c.col + s.dc, s.dr, s.dc, {v})",
                 f"{run}(c.row - s.dr, c.col - s.dc, -s.dr, -s.dc, {v})"]
+        # (arguments that are names or constants need no binding: the inlined body is a
+        # conditional with the steps in its branch)
+        plain = f"{run}(a, a, {self.pick(['0', '1'])}, 1, {self.pick(['1', 'a'])})"
         total = self.pick([f"1 + {ways[0]} + {ways[1]}", f"{ways[0]} + {ways[1]} - c.col % 2",
-                           f"{ways[0]} * (c.row / 2 + 1) + {ways[1]}"])
+                           f"{ways[0]} * (c.row / 2 + 1) + {ways[1]}", f"{plain} + {ways[1]}",
+                           f"{ways[0]} - 2 * {plain}"])
         test = f"{total} {self.pick(['>=', '>', '=='])} {self.pick(['a', '2', f'a + c.row % 3'])}"
         self.bool_defs.append(line)
         return [f"def {run}(r: int, c: int, dr: int, dc: int, v: int) -> int:\n"

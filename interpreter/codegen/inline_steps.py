@@ -20,7 +20,9 @@ as an `if` setting a temporary, and the statement reads the temporary:
         <the next step, the same way, each of its branches setting _st1 to 1 + its value>
     if 1 + _st1 + ... >= 4:
 
-A whole-number constant added to a step is summed into its branches (`_st1 = 2`, `_st1 = 3 +
+A conditional in such a place with a step in a branch (a def inlined with no argument to
+bind, its body a conditional) is written as an `if` setting a temporary the same way, each
+branch's steps inside it. A whole-number constant added to a step is summed into its branches (`_st1 = 2`, `_st1 = 3 +
 D_run(...)`: the same whole numbers, the addition to a computed value still made last). An
 `elif` whose test has such a tuple becomes `else:` with the statements and an `if`. Only
 functions that never change the state are rewritten (defs, legal-move generators, checks),
@@ -68,6 +70,12 @@ def _is_step(e) -> bool:
     return len(elts) >= 2 and e.slice.value == len(elts) - 1 \
         and all(isinstance(x, pyast.NamedExpr) and isinstance(x.target, pyast.Name) for x in elts[:-1]) \
         and not any(isinstance(x, pyast.Starred) for x in elts)
+
+
+def _conditional_with_steps(e) -> bool:
+    """`x if c else y` with a step in a branch: written as an `if` setting a temporary, so
+    that the step can be a statement too (a def inlined with no argument to bind)."""
+    return isinstance(e, pyast.IfExp) and any(_is_step(n) for n in pyast.walk(e))
 
 
 def _binds(node) -> set[str]:
@@ -162,7 +170,7 @@ class _Rewriter:
         replace = {}
         for step in steps:
             var = self.temp()
-            pre.extend(self.assign(var, step, at))
+            pre.extend(self.set_to(var, step, at))
             replace[id(step)] = var
         return pre, _Replace(replace).visit(e)
 
@@ -173,7 +181,7 @@ class _Rewriter:
         that binds a name and stays in place (nothing after it moves)."""
         if blocked[0]:
             return
-        if _is_step(e):
+        if _is_step(e) or _conditional_with_steps(e):
             bound = _binds(e)
             if not bound & _reads_outside(whole, e):
                 steps.append(e)
