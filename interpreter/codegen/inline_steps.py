@@ -20,9 +20,9 @@ as an `if` setting a temporary, and the statement reads the temporary:
         <the next step, the same way, each of its branches setting _st1 to 1 + its value>
     if 1 + _st1 + ... >= 4:
 
-A conditional in such a place with a step in a branch (a def inlined with no argument to
-bind, its body a conditional) is written as an `if` setting a temporary the same way, each
-branch's steps inside it. A whole-number constant added to a step is summed into its branches (`_st1 = 2`, `_st1 = 3 +
+A conditional in such a place with a step in a branch (the body of a def inlined with no
+argument to bind, or a conditional of the rules asking an inlined def in one branch) is
+written as an `if` setting a temporary the same way, each branch's steps inside it. A whole-number constant added to a step is summed into its branches (`_st1 = 2`, `_st1 = 3 +
 D_run(...)`: the same whole numbers, the addition to a computed value still made last). An
 `elif` whose test has such a tuple becomes `else:` with the statements and an `if`. Only
 functions that never change the state are rewritten (defs, legal-move generators, checks),
@@ -74,7 +74,7 @@ def _is_step(e) -> bool:
 
 def _conditional_with_steps(e) -> bool:
     """`x if c else y` with a step in a branch: written as an `if` setting a temporary, so
-    that the step can be a statement too (a def inlined with no argument to bind)."""
+    that the step can be a statement too."""
     return isinstance(e, pyast.IfExp) and any(_is_step(n) for n in pyast.walk(e))
 
 
