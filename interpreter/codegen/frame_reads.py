@@ -31,7 +31,7 @@ from __future__ import annotations
 import ast as pyast
 import re
 
-from .lines import Lines, parse_function
+from .lines import Lines, fresh_names, parse_function
 
 _COMPOUND_BODIES = ("body", "orelse", "finalbody")
 _FRAME_READ = re.compile(r"\bL\[('[^']*')\]")
@@ -198,9 +198,8 @@ class _Rewriter:
         self.edits: list = []          # (line, start col, end col, text)
         self.inserts: dict = {}        # line -> [text] to add before it, at its indent
         self.ok = True
-        self.n = 0
         self.ix = ix = _Index(fn)
-        self.taken = set(ix.names)
+        self.fresh = fresh_names("_fr", set(ix.names))   # (the locals it reads into)
         # L used only as L['name'] and L.pop('name'), and bound once (`L = F[2]`): otherwise
         # the frame may change unseen
         stores = [n for n in ix.l_uses if isinstance(n.ctx, pyast.Store)]
@@ -208,14 +207,6 @@ class _Rewriter:
             self.ok = False
         self.lines = ["    " * ind + text for ind, text, _ in func]
         self.starts = ix.starts
-
-    def fresh(self) -> str:
-        while True:
-            self.n += 1
-            name = f"_fr{self.n}"
-            if name not in self.taken:
-                self.taken.add(name)
-                return name
 
     def own_line(self, st) -> bool:
         """Does st begin its line (statements after it there are its followers), as a plain
@@ -252,7 +243,7 @@ class _Rewriter:
                     k = node.slice.value
                     if k in available or k in written or later.get(k, 0) < 2:
                         continue
-                    name = available[k] = self.fresh()
+                    name = available[k] = next(self.fresh)
                     self.inserts.setdefault(st.lineno, []).append(f"{name} = L[{k!r}]")
             # what stands inside: a loop's body and test see every pass (none of what the loop
             # writes); a branch starts from here (none of what the statement's own test pops);
@@ -292,7 +283,7 @@ class _Rewriter:
         if t.end_lineno != t.lineno:
             available.pop(k, None)
             return
-        name = available[k] = self.fresh()
+        name = available[k] = next(self.fresh)
         # `L['x'] = ` becomes `L['x'] = _frN = `: the same value in both, stored in order
         self.edits.append((t.lineno, t.end_col_offset, t.end_col_offset, f" = {name}"))
 

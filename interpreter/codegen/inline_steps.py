@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import ast as pyast
 
-from .lines import Lines, each_function, parse_function
+from .lines import Lines, each_function, fresh_names, parse_function
 from .unroll import emit_function
 
 _PREFIX = "_st"
@@ -112,17 +112,8 @@ def _strict_children(e) -> list:
 
 class _Rewriter:
     def __init__(self, names: set[str]):
-        self.names = names            # every name of the function (temporaries avoid them)
-        self.n = 0
+        self.fresh = fresh_names(_PREFIX, names)     # (temporaries avoid the function's names)
         self.changed = False
-
-    def temp(self) -> str:
-        while True:
-            self.n += 1
-            name = f"{_PREFIX}{self.n}"
-            if name not in self.names:
-                self.names.add(name)
-                return name
 
     # ------------------------------------------------------------------ statements
 
@@ -160,16 +151,15 @@ class _Rewriter:
     def hoist(self, e, at) -> tuple[list, object]:
         """(statements computing e's steps, e reading their temporaries); the statements
         carry `at`'s line (e's statement's)."""
-        whole = e
         steps = []
-        self._find(e, steps, whole, [False])
+        self._find(e, steps, e, [False])
         if not steps:
             return [], e
         self.changed = True
         pre = []
         replace = {}
         for step in steps:
-            var = self.temp()
+            var = next(self.fresh)
             pre.extend(self.set_to(var, step, at))
             replace[id(step)] = var
         return pre, _Replace(replace).visit(e)

@@ -127,20 +127,26 @@ def _hoist_one(func: list, out: Lines):
         out.add(ind, _STR_OR_SLOT.sub(sub, text), sp)
 
 
+def fresh_names(prefix: str, taken):
+    """`prefix`1, `prefix`2, ... but the names in `taken` (those the function already uses):
+    the new locals a rewriting pass adds to a function."""
+    k = 0
+    while True:
+        k += 1
+        if f"{prefix}{k}" not in taken:
+            yield f"{prefix}{k}"
+
+
 def write_with_locals(func: list, fn, shared: list, prefix: str, out: Lines, at_top, in_place):
     """Write `func` (parsed: fn) to out with, for each (value text, [(node, suffix)]) of
     `shared`, a new local named `prefix`<n> (a name fn does not use): `at_top(var, value)` is
     its statement on a line at the function's top, and each node (on one line) is replaced by
     `in_place(var, value, suffix)`."""
-    names = {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)}
+    fresh = fresh_names(prefix, {n.id for n in pyast.walk(fn) if isinstance(n, pyast.Name)})
     edits: dict[int, list] = {}          # line -> [(start, end, text)]
     made = []
-    k = 0
     for value, nodes in shared:
-        k += 1
-        while f"{prefix}{k}" in names:
-            k += 1
-        var = f"{prefix}{k}"
+        var = next(fresh)
         made.append(at_top(var, value))
         for node, suffix in nodes:
             edits.setdefault(node.lineno, []).append((node.col_offset, node.end_col_offset, in_place(var, value, suffix)))

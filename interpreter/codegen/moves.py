@@ -164,14 +164,14 @@ class MoveCompiler:
         for i, prm in enumerate(a.params):
             if level(prm.domain) == 0 and not exists:
                 var = f"l_{prm.name}"
-                conds = [ti for ti, (lv, test, span, can_fold) in enumerate(tests)
-                         if lv == i + 1 and can_fold and only(test, i)]
-                if conds and len(a.params) == 1 and table is not None:
+                filters = [ti for ti, (lv, test, span, can_fold) in enumerate(tests)
+                           if lv == i + 1 and can_fold and only(test, i)]
+                if filters and len(a.params) == 1 and table is not None:
                     # the only parameter, filtered: its loop appends each move as it finds
                     # it (a list of values then a second walk to the moves costs more)
                     continue
-                folded.update(conds)
-                conds = [tests[ti][1] for ti in conds]
+                folded.update(filters)
+                conds = [tests[ti][1] for ti in filters]
                 name = f"_dom{i}"
                 dom = low.distinct(prm.domain, {}, lines, 1)
                 if conds:

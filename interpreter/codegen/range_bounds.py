@@ -36,7 +36,7 @@ from __future__ import annotations
 import ast as pyast
 
 from .invariants import _bound, _mutated
-from .lines import Lines, each_function, parse_function
+from .lines import Lines, each_function, fresh_names, parse_function
 
 _PREFIX = "_rg"
 _PLAIN_NODES = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.UnaryOp, pyast.Load,
@@ -65,12 +65,9 @@ def _one(func: list, out: Lines):
     before: dict[int, list] = {}          # line of a loop -> lines written before it
     dropped: set[int] = set()             # lines of the tests now in the range
     header: dict[int, str] = {}           # line of a loop -> its new `for` line
-    k = 0
+    fresh = fresh_names(_PREFIX, names)
     for loop, tests in plans:
-        k += 1
-        while f"{_PREFIX}{k}" in names:
-            k += 1
-        var, rg = loop.target.id, f"{_PREFIX}{k}"
+        var, rg = loop.target.id, next(fresh)
         ind = func[loop.lineno - 1][0]
         made = [(ind, f"{rg} = {pyast.unparse(loop.iter)}", func[loop.lineno - 1][2])]
         for test, end, offset, bound in tests:

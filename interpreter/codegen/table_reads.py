@@ -34,7 +34,7 @@ from __future__ import annotations
 import ast as pyast
 
 from .invariants import _bound, _mutated, _rewrite
-from .lines import Lines, each_function, parse_function
+from .lines import Lines, each_function, fresh_names, parse_function
 
 _PREFIX = "_tb"
 _MAX_TRIES = 4096          # values tried per read at compile time (a larger one is left alone)
@@ -133,14 +133,10 @@ class _Reads:
     def hoisted(self) -> list[tuple]:
         """(line of the statement to read before, name, text, nodes to replace) per read."""
         out = []
-        used = set(self.names)
-        k = 0
+        fresh = fresh_names(_PREFIX, set(self.names))
         for text, at in self.first.items():
-            k += 1
-            while f"{_PREFIX}{k}" in used:
-                k += 1
             nodes = [n for i, n in self.found[text] if i >= at]
-            out.append((self.body[at].lineno, f"{_PREFIX}{k}", text, nodes))
+            out.append((self.body[at].lineno, next(fresh), text, nodes))
         return out
 
     def _walk(self, node, loops: int, guarded: bool):
