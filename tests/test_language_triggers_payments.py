@@ -8,6 +8,7 @@ import json
 import pytest
 
 from regola.runtime.game import IllegalMove
+from regola.runtime.helpers import _tally_units
 from rules_helpers import errors, load, moves
 
 TRACK = """
@@ -323,6 +324,26 @@ def test_ordinal_numbers_values_from_zero(tmp_path):
     assert game.observe(game.new_initial_state(), None)["state"]["out"] == [0, 1, 2, 2]
 
 
+def test_a_cost_read_from_a_records_field_comes_tallied_from_a_table(tmp_path):
+    """`c.cost` (a field of lists of units) is passed as its kind's tally, counted when the
+    rules are loaded; a cost the rules compute is passed as its list and counted by the
+    payment. Both answer alike, in the plain compilation too."""
+    game = load(tmp_path, PAY, name="gt")
+    assert "PAY_wild(V, me, None, AT4_Card_cost[l_c], True)" in game.source
+    assert game.ns["AT4_Card_cost"] == [(1, ((0, 1),)), (3, ((0, 2), (1, 1)))]
+    assert "ways = PAY_wild(V, me, cost, None, False)" not in game.source
+    computed = PAY.replace("spend c.cost with wild", "spend [red] + c.cost with wild")
+    other = load(tmp_path, computed, name="gc")
+    assert "PAY_wild(V, me, ([0] + AT" not in other.source and "([0] + A4_Card_cost[" in other.source
+    s = game.new_initial_state()
+    assert sorted(moves(game, s)) == ["buy(cheap)", "buy(dear)", "rise", "wait"]
+    game.apply(s, "buy(dear)")           # red, red, blue: each red by a red or a coin
+    assert moves(game, s) == ["pay(red=2, blue=1)", "pay(red=2, coins=1)", "pay(red=1, blue=1, coins=1)",
+                              "pay(red=1, coins=2)", "pay(blue=1, coins=2)"]
+    s = other.new_initial_state()        # 3 red and a blue: 2 red and 2 coins (blue pays blue)
+    assert sorted(moves(other, s)) == ["buy(cheap)", "buy(dear)", "rise", "wait"]
+
+
 def test_whether_a_cost_can_be_paid_agrees_with_the_ways_to_pay(tmp_path):
     """The quick answers of `affordable` (a group needing more than its counters hold, each
     unit by its first way, ...) against the list of every way, over all small holdings and
@@ -340,8 +361,12 @@ def test_whether_a_cost_can_be_paid_agrees_with_the_ways_to_pay(tmp_path):
         V[slot["level"]][0] = level
         for n in range(5):
             for cost in itertools.product(range(2), repeat=n):
-                ways = pay(V, 0, list(cost), False)
-                assert pay(V, 0, list(cost), True) == bool(ways), (red, blue, coins, level, cost)
+                ways = pay(V, 0, list(cost), None, False)
+                assert pay(V, 0, list(cost), None, True) == bool(ways), (red, blue, coins, level, cost)
+                # the units counted beforehand (a cost read from a record's table): the same
+                tally = _tally_units(list(cost))
+                assert pay(V, 0, None, tally, False) == ways
+                assert pay(V, 0, None, tally, True) == bool(ways)
                 for spend in ways:          # [red, blue, coins] taken, never more than held
                     assert list(map(int.__le__, spend, [red, blue, coins])) == [True] * 3
                     assert sum(spend) == n

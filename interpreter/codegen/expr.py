@@ -15,7 +15,7 @@ from .. import ast
 from .. import types as T
 from ..symbols import CheckedProgram
 from ..limits import MAX_RANGE
-from .tables import area_table, eq_key_table, eq_key_values, field_table
+from .tables import area_table, eq_key_table, eq_key_values, field_table, tally_table, tally_values
 
 
 class ExprGen:
@@ -593,7 +593,20 @@ class ExprGen:
 
     def b_affordable(self, e, args, env):
         payer = self.gen(args[2], env) if len(args) == 3 else "me"
-        return f"PAY_{args[1].name}(V, {payer}, {self.gen(args[0], env)}, True)"
+        return f"PAY_{args[1].name}(V, {payer}, {self.cost_args(args[0], env)}, True)"
+
+    def cost_args(self, cost, env) -> str:
+        """A payment's cost as PAY_ takes it (`cost, tally`): the list of units and None, or
+        (optimised) for a record field of lists of numbers, None and the kind's tally from the
+        field's table of tallied units, so that the payment neither counts nor walks the units
+        itself."""
+        if self.optimise and isinstance(cost, ast.Attr) and cost.name != "count":
+            ot = self.t(cost.obj)
+            base = T.strip(ot)
+            if isinstance(base, T.RecordType) and tally_values(base, cost.name) is not None:
+                table = tally_table(base.name, cost.name, none_safe=isinstance(ot, T.OptType))
+                return f"None, {table}[{self.gen(cost.obj, env)}]"
+        return f"{self.gen(cost, env)}, None"
 
     def b_can(self, e, args, env):
         name = args[1].name

@@ -519,7 +519,7 @@ class MachineCompiler:
         fn = Lines()
         fn.add(0, f"def SITE_{site.index}(S, F):")
         fn.add(1, "V = S.v; L = F[2]; me = F[3]")
-        fn.add(1, f"_ways = PAY_{pi.name}(V, {payer}, {cost}, False)", s.span)
+        fn.add(1, f"_ways = PAY_{pi.name}(V, {payer}, {self.eg.cost_args(s.cost, env)}, False)", s.span)
         fn.add(1, "return [(o,) for o in _ways]", s.span)
         self._site_funcs.append(fn)
         key = self.fresh_key("pay")

@@ -18,27 +18,31 @@ class PaymentCompiler:
         return key_src if first == 0 else f"({first} + {key_src})"
 
     def _payment_functions(self, pi):
-        """PAY_<name>(V, me, cost, check_only): the ways to pay a cost (or whether one exists);
+        """PAY_<name>(V, me, cost, tally, check_only): the ways to pay a cost (or whether one
+        exists), the cost a list of units or (when cost is None) `tally`, the units counted
+        (`_tally_units`: a cost read from a record's field comes so from a table, ExprGen.cost_args);
         SPEND_<name>(V, me, spend): take a chosen way from the counters."""
         eg = self.eg
         lines = Lines()
-        lines.add(0, f"def PAY_{pi.name}(V, me, cost, check_only):", pi.decl.span)
+        lines.add(0, f"def PAY_{pi.name}(V, me, cost, tally, check_only):", pi.decl.span)
         lines.add(1, f"values = [{', '.join(self._counter_values(pi))}]")
+        lines.add(1, "if cost is not None: tally = _tally_units(cost)")
         if not self.optimise:
             self._plain_payment(pi, lines)
             return
         # whether a cost can be paid: the quick answers before any group is built
         lines.add(1, "if check_only:")
-        lines.add(2, "if len(cost) > sum(values): return False")
+        lines.add(2, "if tally[0] > sum(values): return False")
         first = pi.rules[0] if pi.rules else None
         first_ways = first is not None and first.rule.cond is None and first.rule.when is None
         if first_ways:
             key = eg.gen(first.rule.source.index, {first.binder: "l_u"}) if first.keyed else None
             # each unit by its first way: a counter asked for more than it holds stops the
-            # count (it would exceed it at the end too), else every unit is paid so
+            # count (it would exceed it at the end too), else every unit is paid so (the units
+            # of one kind at once: the same answer as one by one)
             lines.add(2, f"need = [0] * {len(pi.counters)}")
-            lines.add(2, "for l_u in cost:")
-            lines.add(3, f"_i = {self._counter_index(pi, first.var, key)}; need[_i] += 1")
+            lines.add(2, "for l_u, q in tally[1]:")
+            lines.add(3, f"_i = {self._counter_index(pi, first.var, key)}; need[_i] += q")
             lines.add(3, "if need[_i] > values[_i]: break")
             lines.add(2, "else:")
             lines.add(3, "return True")
@@ -72,7 +76,7 @@ class PaymentCompiler:
         """The groups of a cost: per kind of unit, how many and the counters that may pay."""
         eg = self.eg
         lines.add(1, "groups = []")
-        lines.add(1, "for l_u, q in _tally(cost):")
+        lines.add(1, "for l_u, q in tally[1]:")
         first = True
         for r in pi.rules:
             env = {r.binder: "l_u"}

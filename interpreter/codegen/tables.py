@@ -3,7 +3,8 @@
 Names: A<n>_<Rec>_<field> (field value per kind, a list; n is the length of the record's
 name, which keeps record `A` field `b_c` apart from record `A_b` field `c`), AO<n>_<Rec>_<field>
 (the same as a dict that also maps None to None, for none-safe access), AE<n>_<Rec>_<field>
-(none as -1, for comparisons with a value never none), CNT_<Rec> (copies per
+(none as -1, for comparisons with a value never none), AT<n>_<Rec>_<field> and ATO<n>_...
+(a field of lists of units, each tallied for payments), CNT_<Rec> (copies per
 kind), NAME_<Rec>, VALS_<T> (all values of a type), COPIES_<Rec> (every copy), K_<const>,
 and per grid CELLS_, ADJ_, ROWC_, COLC_, AREA<n>_<g>_<a>, ACELLS<n>_<g>_<a>, LCELLS_<l>,
 BESIDE_<l>, DIST_<l>. Every name joins a fixed prefix and rules names so that no two
@@ -41,6 +42,33 @@ def eq_key_values(rec: T.RecordType, field: str):
     return [-1 if v is None else v for v in vals]
 
 
+def tally_table(rec: str, field: str, none_safe: bool = False) -> str:
+    """The table of a record field of lists of units (a card's cost), each tallied (see
+    tally_values)."""
+    return f"{'ATO' if none_safe else 'AT'}{len(rec)}_{rec}_{field}"
+
+
+def tally_values(rec: T.RecordType, field: str):
+    """Per kind, a field's list of units as (how many units, ((unit, how many), ...) in order
+    of first appearance), as a payment asks it (runtime/helpers.py, `_tally_units`); None
+    unless every value is a list of numbers (or none)."""
+    vals = rec.data.get(field)
+    if vals is None:
+        return None
+    out = []
+    for v in list(vals) + [None] * (len(rec.kinds) - len(vals)):
+        if v is None:
+            out.append(None)
+        elif isinstance(v, list) and all(type(u) is int for u in v):
+            counts: dict = {}
+            for u in v:
+                counts[u] = counts.get(u, 0) + 1
+            out.append((len(v), tuple(counts.items())))
+        else:
+            return None
+    return out if any(x is not None for x in out) else None
+
+
 def area_table(grid: str, area: str, cells: bool = False) -> str:
     """The area of each cell of a grid (or, with cells, the cells of each area)."""
     return f"{'ACELLS' if cells else 'AREA'}{len(grid)}_{grid}_{area}"
@@ -58,6 +86,12 @@ def record_tables(rec: T.RecordType) -> dict:
         keys = eq_key_values(rec, f)
         if keys is not None:
             ns[eq_key_table(rec.name, f)] = keys
+        tallies = tally_values(rec, f)
+        if tallies is not None:
+            ns[tally_table(rec.name, f)] = tallies
+            d = dict(enumerate(tallies))
+            d[None] = None
+            ns[tally_table(rec.name, f, none_safe=True)] = d
     copies = list(rec.copies) + [1] * (n - len(rec.copies))
     ns[f"CNT_{rec.name}"] = copies
     d = dict(enumerate(copies))

@@ -142,12 +142,14 @@ def _maplit(n, default, pairs):
     return out
 
 
-def _tally(units):
-    """[(unit, how many)] in order of first appearance."""
+def _tally_units(units):
+    """A cost as a payment asks it: (how many units, ((unit, how many), ...) in order of
+    first appearance). A cost read from a record's field comes so tallied from a table
+    (codegen/tables.py, tally_values)."""
     counts = {}
     for u in units:
         counts[u] = counts.get(u, 0) + 1
-    return list(counts.items())
+    return len(units), tuple(counts.items())
 
 
 def _ordinal(x):
