@@ -35,6 +35,7 @@ from .defs import def_lines
 from .lower import Lowerer, needs_lowering
 from .inline_steps import inline_steps_as_statements
 from .shared_divisions import share_parameter_divisions
+from .pile_walks import walk_pile_kinds_in_c
 from .invariants import cache_loop_invariants, scalar_tables
 from .range_bounds import narrow_range_loops
 from .table_reads import hoist_table_reads, slot_shapes
@@ -301,7 +302,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         (and, after the groups, comparisons with constants) read from tables of answers, short
         constant loops unrolled and constants folded, filtered loops over fixed lists walking
         groups, slots and tables read once, range loops walking the values their bound tests
-        accept, loop-invariant values remembered. `ranges`: the parameters' intervals;
+        accept, loop-invariant values remembered, a pile's kinds walked in C. `ranges`: the parameters' intervals;
         `reads_at`: more of them, for the table reads only."""
         if not self.optimise:
             return lines
@@ -311,7 +312,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         lines = hoist_table_reads(hoist_slot_reads(lines), known, {**(ranges or {}), **(reads_at or {})},
                                   self._slot_shapes)
         lines = inline_steps_as_statements(cache_loop_invariants(narrow_range_loops(lines), self._scalar_tables))
-        return share_parameter_divisions(lines, {**(ranges or {}), **(reads_at or {})})
+        return walk_pile_kinds_in_c(share_parameter_divisions(lines, {**(ranges or {}), **(reads_at or {})}))
 
     def _mark_secrets(self):
         """Which move values other players must not be shown (codegen/secrecy.py)."""

@@ -52,7 +52,7 @@ PURE_CALLS = frozenset({
     "sorted", "reversed", "map", "filter", "zip", "enumerate", "range", "repr", "str", "abs",
     "isinstance", "iter", "next",
     "_range", "_mul", "_too_big", "_selections", "_selections_of", "_loop_budget", "_it_counts",
-    "_distinct_counts", "_it_slots", "_distinct", "_count_slots", "_cell", "_index", "_knows",
+    "_distinct_counts", "_compress", "_it_slots", "_distinct", "_count_slots", "_cell", "_index", "_knows",
     "_can", "_can_keep", "_maplit", "_tally_units", "_ordinal", "_seats_from", "_player", "_bound_error",
     "_missing", "_empty_slot", "_occupied", "_draw_single", "_no_options", "_hall", "_splits",
     "RulesRuntimeError", "AssertionError",
