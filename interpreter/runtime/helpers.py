@@ -64,14 +64,17 @@ def _loop_budget():
 
 def _it_counts(counts):
     """Every copy in a pile or stack, kind by kind (the scan of the counts runs in C)."""
-    kinds = list(compress(range(len(counts)), counts))
+    kinds = list(compress(_KINDS, counts))
     if len(kinds) == sum(counts):
         return kinds
     return [k for k in kinds for _ in range(counts[k])]
 
 
 def _distinct_counts(counts):
-    return list(compress(range(len(counts)), counts))
+    return list(compress(_KINDS, counts))
+
+
+_KINDS = range(sys.maxsize)     # the kinds' numbers, as long as any list of counts
 
 
 def _it_slots(slots):
@@ -376,7 +379,7 @@ HELPERS["_vadd"] = operator.add      # (a sum of rows, codegen/fused_walks.py)
 # a pile's kinds walked in C (codegen/pile_walks.py): compress(_UPTO, counts) are the kinds
 # with a count, as _distinct_counts lists them
 HELPERS["_compress"] = compress
-HELPERS["_UPTO"] = range(sys.maxsize)
+HELPERS["_UPTO"] = _KINDS
 HELPERS["_TEST_ERRORS"] = TEST_ERRORS
 # no moves kept by a can() (see _can_keep): the test did not ask it
 HELPERS["_NO_KEEP"] = (False, None)
