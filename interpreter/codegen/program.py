@@ -302,8 +302,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         (and, after the groups, comparisons with constants) read from tables of answers, short
         constant loops unrolled and constants folded, filtered loops over fixed lists walking
         groups, slots and tables read once, range loops walking the values their bound tests
-        accept, loop-invariant values remembered, a pile's kinds walked in C. `ranges`: the parameters' intervals;
-        `reads_at`: more of them, for the table reads only."""
+        accept, loop-invariant values remembered, a pile's kinds walked in C. `ranges`: the
+        parameters' intervals; `reads_at`: more of them, for the table reads only."""
         if not self.optimise:
             return lines
         lines = walk_groups(unroll_and_fold(self._sets.rewrite(lines, comparisons=False), known, ranges),
