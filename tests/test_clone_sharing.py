@@ -83,6 +83,22 @@ def test_changes_through_the_functions_a_block_names():
     assert got["M0_2"] == frozenset()             # reads only
 
 
+def test_a_piles_kinds_walked_in_c_hold_nothing_of_the_pile():
+    """`_compress(_UPTO, counts)` (codegen/pile_walks.py) gives numbers: what a def makes of
+    them holds nothing of the state, so changing it changes no slot."""
+    got = changes("""
+        def D_kinds(V, me, p):
+            out = []
+            for k in _compress(_UPTO, V[4][p]):
+                out.append(k)
+            return out
+        def M0_0(S, F):
+            D_kinds(S.v, 0, 0).append(1)
+            return -1
+    """)
+    assert got["M0_0"] == frozenset()
+
+
 def test_a_container_kept_in_a_frame_counts_for_every_block():
     got = changes("""
         def M0_0(S, F):

@@ -57,12 +57,14 @@ PURE_CALLS = frozenset({
     "_missing", "_empty_slot", "_occupied", "_draw_single", "_no_options", "_hall", "_splits",
     "RulesRuntimeError", "AssertionError",
 })
-# functions whose result holds nothing of their arguments (numbers, truths, new lists of numbers)
+# functions whose result holds nothing of their arguments (numbers, truths, new lists of numbers;
+# `_compress(_UPTO, counts)` gives the numbers of the range it is given, walked at once by a
+# loop of a function that never changes the state: codegen/pile_walks.py)
 FRESH_RESULTS = frozenset({
     "len", "sum", "bool", "any", "all", "int", "abs", "repr", "str", "isinstance", "range",
     "_can", "_can_keep", "_draw_single", "_count_slots", "_knows", "_cell", "_index", "_range",
     "_mul", "_ordinal", "_player", "_seats_from", "_distinct_counts", "_it_counts", "_selections",
-    "_selections_of", "_hall", "_splits",
+    "_selections_of", "_hall", "_splits", "_compress",
 })
 # methods that only read the object they are called on
 READING_METHODS = frozenset({"copy", "count", "index", "get", "keys", "values", "items", "__getitem__"})
