@@ -38,22 +38,24 @@ def test_the_kinds_walked_in_c_are_those_the_helper_lists():
 GAME = """
     game g:
         players 2..2
+    enum Metal: gold, silver
     record Gem:
         value: int
-    components Gem:
-        | name  | value | count |
-        | ruby  | 5     | 3     |
-        | pearl | 2     | 2     |
-        | jade  | 9     | 1     |
-        | opal  | 4     | 2     |
+        setting: Metal
     per player:
         bag: pile of Gem
         kept: pile of Gem
+    components Gem:
+        | name  | value | setting | count |
+        | ruby  | 5     | gold    | 3     |
+        | pearl | 2     | silver  | 2     |
+        | jade  | 9     | gold    | 1     |
+        | opal  | 4     | silver  | 2     |
     global:
         pool: pile of Gem
     setup:
         fill pool with copies(Gem)
-    def dearest(p: Player) -> int = max([0] + [g.value for g in p.bag])
+    def dearest(p: Player) -> int = max([0] + [g.value for g in p.bag where g.setting == gold])
     action take(g in pool where g.value > dearest(me) - 3):
         move g from pool -> me.bag
     action keep_all():
