@@ -84,12 +84,12 @@ def test_changes_through_the_functions_a_block_names():
 
 
 def test_a_piles_kinds_walked_in_c_hold_nothing_of_the_pile():
-    """`_compress(_UPTO, counts)` (codegen/pile_walks.py) gives numbers: what a def makes of
+    """`_compress(_KINDS, counts)` (codegen/pile_walks.py) gives numbers: what a def makes of
     them holds nothing of the state, so changing it changes no slot."""
     got = changes("""
         def D_kinds(V, me, p):
             out = []
-            for k in _compress(_UPTO, V[4][p]):
+            for k in _compress(_KINDS, V[4][p]):
                 out.append(k)
             return out
         def M0_0(S, F):

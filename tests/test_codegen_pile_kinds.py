@@ -57,6 +57,6 @@ def test_the_generated_code_walks_kinds_for_any_all_min_max_and_copies_otherwise
         return src[start:src.index("\ndef ", start + 1)]
     for name in ("any_big", "all_small", "least", "most"):
         # (in a def, the kinds are walked in C: codegen/pile_walks.py)
-        assert "_compress(_UPTO, " in body(name) and "_it_counts(" not in body(name), body(name)
+        assert "_compress(_KINDS, " in body(name) and "_it_counts(" not in body(name), body(name)
     for name in ("how_many", "total", "worths"):
         assert "_it_counts(" in body(name) and "_distinct_counts(" not in body(name), body(name)

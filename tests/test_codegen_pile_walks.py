@@ -13,9 +13,9 @@ from rules_helpers import load, write
 
 
 def test_only_a_loop_over_the_kinds_list_alone_is_rewritten():
-    assert _rewritten("for l_t in _distinct_counts(V[11][me]):") == "for l_t in _compress(_UPTO, V[11][me]):"
+    assert _rewritten("for l_t in _distinct_counts(V[11][me]):") == "for l_t in _compress(_KINDS, V[11][me]):"
     assert _rewritten("for _cx_2 in _distinct_counts(V[2][(l_p + 1) % 4]):") == \
-        "for _cx_2 in _compress(_UPTO, V[2][(l_p + 1) % 4]):"
+        "for _cx_2 in _compress(_KINDS, V[2][(l_p + 1) % 4]):"
     for same in ("for l_t in _distinct_counts(a) + _distinct_counts(b):",     # not the call alone
                  "for l_t in sorted(_distinct_counts(V[1])):",
                  "for l_t in _distinct_counts(V[1]): out.append(l_t)",        # a body on the line
@@ -28,7 +28,7 @@ def test_only_a_loop_over_the_kinds_list_alone_is_rewritten():
 
 def test_the_kinds_walked_in_c_are_those_the_helper_lists():
     rng = random.Random(5)
-    compress, upto, listed = HELPERS["_compress"], HELPERS["_UPTO"], HELPERS["_distinct_counts"]
+    compress, upto, listed = HELPERS["_compress"], HELPERS["_KINDS"], HELPERS["_distinct_counts"]
     for _ in range(300):
         counts = [rng.choice([0, 0, 1, 2, 7]) for _ in range(rng.randrange(0, 30))]
         kinds = [k for k, n in enumerate(counts) if n]
@@ -76,7 +76,7 @@ def test_defs_and_listings_walk_kinds_in_c_and_the_flow_keeps_its_list(tmp_path)
     game = load(tmp_path, GAME)
     src = game.source
     lister = src[src.index("def G_0_0("):src.index("\ndef ", src.index("def G_0_0("))]
-    assert "_compress(_UPTO, " in lister
+    assert "_compress(_KINDS, " in lister
     keep = src[src.index("def A_keep_all("):src.index("\ndef ", src.index("def A_keep_all("))]
     assert "_compress(" not in keep          # its body moves the copies it walks
     plain = load_game(str(write(tmp_path, GAME, name="plain")), players=2, optimise=False)

@@ -5,7 +5,7 @@ in C.
 `for l_t in _distinct_counts(V[11][me]):`; the helper builds the list of kinds with a count
 (runtime/helpers.py), a Python call and a list per loop. Where nothing can change the pile
 while the loop runs (a def, a legal-move generator, a choice's options), the loop walks
-`_compress(_UPTO, counts)` instead: the same kinds in the same order, taken as the loop asks
+`_compress(_KINDS, counts)` instead: the same kinds in the same order, taken as the loop asks
 for them, with no call into Python. (In the flow, where a loop's body may move the pile's
 copies, the list is still made first.)
 """
@@ -22,7 +22,7 @@ _CALL = "_distinct_counts("
 
 def walk_pile_kinds_in_c(lines: Lines) -> Lines:
     """`lines` (functions that never change the state) with each `for X in
-    _distinct_counts(E):` walking `_compress(_UPTO, E)`."""
+    _distinct_counts(E):` walking `_compress(_KINDS, E)`."""
     out = Lines()
     for ind, text, span in lines.items:
         out.add(ind, _rewritten(text), span)
@@ -43,4 +43,4 @@ def _rewritten(text: str) -> str:
             and len(call.args) == 1 and not call.keywords and call.end_col_offset == len(iterable.encode())):
         return text
     arg = iterable[len(_CALL):-1]
-    return f"{_HEAD}{target} in _compress(_UPTO, {arg}):"
+    return f"{_HEAD}{target} in _compress(_KINDS, {arg}):"

@@ -74,29 +74,30 @@ def area_table(grid: str, area: str, cells: bool = False) -> str:
     return f"{'ACELLS' if cells else 'AREA'}{len(grid)}_{grid}_{area}"
 
 
+def _none_safe(vals: list) -> dict:
+    """A table's values by kind as a dict that also maps none to none (a none-safe read)."""
+    d = dict(enumerate(vals))
+    d[None] = None
+    return d
+
+
 def record_tables(rec: T.RecordType) -> dict:
     ns = {}
     n = len(rec.kinds)
     for f, vals in rec.data.items():
         vals = list(vals) + [None] * (n - len(vals))
         ns[field_table(rec.name, f)] = vals
-        d = dict(enumerate(vals))
-        d[None] = None
-        ns[field_table(rec.name, f, none_safe=True)] = d
+        ns[field_table(rec.name, f, none_safe=True)] = _none_safe(vals)
         keys = eq_key_values(rec, f)
         if keys is not None:
             ns[eq_key_table(rec.name, f)] = keys
         tallies = tally_values(rec, f)
         if tallies is not None:
             ns[tally_table(rec.name, f)] = tallies
-            d = dict(enumerate(tallies))
-            d[None] = None
-            ns[tally_table(rec.name, f, none_safe=True)] = d
+            ns[tally_table(rec.name, f, none_safe=True)] = _none_safe(tallies)
     copies = list(rec.copies) + [1] * (n - len(rec.copies))
     ns[f"CNT_{rec.name}"] = copies
-    d = dict(enumerate(copies))
-    d[None] = None
-    ns[f"CNTO_{rec.name}"] = d
+    ns[f"CNTO_{rec.name}"] = _none_safe(copies)
     ns[f"NAME_{rec.name}"] = list(rec.kinds)
     ns[f"VALS_{rec.name}"] = list(range(n))
     ns[f"COPIES_{rec.name}"] = [k for k in range(n) for _ in range(copies[k])]

@@ -376,10 +376,10 @@ HELPERS["RulesRuntimeError"] = RulesRuntimeError
 # "not computed yet" for loop-invariant values remembered by generated code (codegen/invariants.py)
 HELPERS["_UNSET"] = object()
 HELPERS["_vadd"] = operator.add      # (a sum of rows, codegen/fused_walks.py)
-# a pile's kinds walked in C (codegen/pile_walks.py): compress(_UPTO, counts) are the kinds
+# a pile's kinds walked in C (codegen/pile_walks.py): compress(_KINDS, counts) are the kinds
 # with a count, as _distinct_counts lists them
 HELPERS["_compress"] = compress
-HELPERS["_UPTO"] = _KINDS
+HELPERS["_KINDS"] = _KINDS
 HELPERS["_TEST_ERRORS"] = TEST_ERRORS
 # no moves kept by a can() (see _can_keep): the test did not ask it
 HELPERS["_NO_KEEP"] = (False, None)

@@ -58,7 +58,7 @@ PURE_CALLS = frozenset({
     "RulesRuntimeError", "AssertionError",
 })
 # functions whose result holds nothing of their arguments (numbers, truths, new lists of numbers;
-# `_compress(_UPTO, counts)` gives the numbers of the range it is given, walked at once by a
+# `_compress(_KINDS, counts)` gives the numbers of the range it is given, walked at once by a
 # loop of a function that never changes the state: codegen/pile_walks.py)
 FRESH_RESULTS = frozenset({
     "len", "sum", "bool", "any", "all", "int", "abs", "repr", "str", "isinstance", "range",
