@@ -344,12 +344,27 @@ def test_a_cost_read_from_a_records_field_comes_tallied_from_a_table(tmp_path):
     assert sorted(moves(other, s)) == ["buy(cheap)", "buy(dear)", "rise", "wait"]
 
 
-def test_whether_a_cost_can_be_paid_agrees_with_the_ways_to_pay(tmp_path):
+# the first way of each unit as the quick check reads it: its own counter (each unit's count
+# against it), one counter for every unit (all the units at once), or a counter found through
+# an expression (the units added up per counter); then the counters in the order of their
+# first mention, which is the order of a way's amounts
+FIRST_WAYS = {
+    "own": ("pay r from me.res[r]", "for l_u, q in tally[1]:\n            if q > values[l_u]: break",
+            ("red", "blue", "coins")),
+    "one": ("pay r from me.coins", "if tally[0] <= values[0]: return True", ("coins", "red", "blue")),
+    "swapped": ("pay r from me.res[blue if r == red else red]", "need[_i] += q", ("red", "blue", "coins")),
+}
+
+
+@pytest.mark.parametrize("shape", sorted(FIRST_WAYS))
+def test_whether_a_cost_can_be_paid_agrees_with_the_ways_to_pay(tmp_path, shape):
     """The quick answers of `affordable` (a group needing more than its counters hold, each
     unit by its first way, ...) against the list of every way, over all small holdings and
-    costs, with and without the conditional substitute."""
+    costs, with and without the conditional substitute, for each shape of first way."""
     import itertools
-    game = load(tmp_path, PAY, name="gp")
+    rule, quick, order = FIRST_WAYS[shape]
+    game = load(tmp_path, PAY.replace("pay r from me.res[r]", rule), name="gp")
+    assert quick in game.source
     s = game.new_initial_state()
     slot = {v.name: v.slot for v in game.vars}
     pay = game.ns["PAY_wild"]
@@ -367,8 +382,9 @@ def test_whether_a_cost_can_be_paid_agrees_with_the_ways_to_pay(tmp_path):
                 tally = _tally_units(list(cost))
                 assert pay(V, 0, None, tally, False) == ways
                 assert pay(V, 0, None, tally, True) == bool(ways)
-                for spend in ways:          # [red, blue, coins] taken, never more than held
-                    assert list(map(int.__le__, spend, [red, blue, coins])) == [True] * 3
+                held = {"red": red, "blue": blue, "coins": coins}
+                for spend in ways:          # the amounts taken, never more than held
+                    assert list(map(int.__le__, spend, [held[c] for c in order])) == [True] * 3
                     assert sum(spend) == n
                 checked += 1
     assert checked == 4 * 4 * 4 * 2 * 31

@@ -37,15 +37,27 @@ class PaymentCompiler:
         first_ways = first is not None and first.rule.cond is None and first.rule.when is None
         if first_ways:
             key = eg.gen(first.rule.source.index, {first.binder: "l_u"}) if first.keyed else None
-            # each unit by its first way: a counter asked for more than it holds stops the
-            # count (it would exceed it at the end too), else every unit is paid so (the units
-            # of one kind at once: the same answer as one by one)
-            lines.add(2, f"need = [0] * {len(pi.counters)}")
-            lines.add(2, "for l_u, q in tally[1]:")
-            lines.add(3, f"_i = {self._counter_index(pi, first.var, key)}; need[_i] += q")
-            lines.add(3, "if need[_i] > values[_i]: break")
-            lines.add(2, "else:")
-            lines.add(3, "return True")
+            idx = self._counter_index(pi, first.var, key)
+            if key is None:
+                # every unit's first way is one counter: all the units at once
+                lines.add(2, f"if tally[0] <= values[{idx}]: return True")
+            elif key == "l_u":
+                # each unit's first way is its own counter (the units of a tally are distinct,
+                # so no two add up on one counter): each unit's count against its counter
+                lines.add(2, "for l_u, q in tally[1]:")
+                lines.add(3, f"if q > values[{idx}]: break")
+                lines.add(2, "else:")
+                lines.add(3, "return True")
+            else:
+                # each unit by its first way: a counter asked for more than it holds stops the
+                # count (it would exceed it at the end too), else every unit is paid so (the
+                # units of one kind at once: the same answer as one by one)
+                lines.add(2, f"need = [0] * {len(pi.counters)}")
+                lines.add(2, "for l_u, q in tally[1]:")
+                lines.add(3, f"_i = {idx}; need[_i] += q")
+                lines.add(3, "if need[_i] > values[_i]: break")
+                lines.add(2, "else:")
+                lines.add(3, "return True")
         # the groups: per kind of unit, how many and the counters that may pay for them. A
         # group needing more than those counters hold together cannot be paid, whatever the
         # others do: a check answers False at once (most failed checks end here)
