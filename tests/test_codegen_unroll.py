@@ -205,6 +205,22 @@ def f(V, me, c, b):
     _same(src, [(None, None, c, b) for c in (-8, 0, 41) for b in (True, False, 5)])
 
 
+
+def test_zero_added_inside_a_sum_a_product_or_an_ordering_is_dropped_whatever_it_adds_to():
+    """Inside `+`, `-`, `*` and `<`..`>=` a truth value counts as its number, so `x - 0` there
+    is x whatever x is; under `==` (True == 1 but none == 0 is not an error) and as a value of
+    its own the zero stays."""
+    src = """
+def f(V, me, x, y):
+    return (x - 0 + y, (0 + x) * y, y - (x + 0), x - 0 >= y, 0 + x < y - 0, x - 0 == y, x - 0, [0 + x])
+"""
+    new = _rewrite(src)
+    assert "(x + y, x * y, y - x, x >= y, x < y, x - 0 == y, x - 0, [0 + x])" in new
+    out = _fn(new)(None, None, True, 2)
+    assert out == (3, 2, 1, False, True, False, 1, [1]) and type(out[6]) is int and type(out[7][0]) is int
+    _same(src, [(None, None, x, y) for x in (True, False, -3, 0, 7, None) for y in (True, 0, 5)])
+
+
 PLAYERS_GAME = """
 game seats:
     players 2..4

@@ -339,6 +339,9 @@ class _Folder(pyast.NodeTransformer):
         vals = [self._value(p) for p in [node.left] + node.comparators]
         if all(ok for ok, _ in vals):
             return self._computed(node, lambda: _compare(node.ops, [x for _, x in vals]))
+        if all(isinstance(op, _ORDERING) for op in node.ops):     # (none cannot be ordered either)
+            node.left = self._without_zero(node.left)
+            node.comparators = [self._without_zero(c) for c in node.comparators]
         return node
 
     def visit_BinOp(self, node):
@@ -353,6 +356,23 @@ class _Folder(pyast.NodeTransformer):
             return node.left
         if isinstance(node.op, pyast.Add) and ok1 and type(a) is int and a == 0 and arithmetic(node.right):
             return node.right
+        # ... and anywhere inside a sum, a difference or a product, which treats a truth value
+        # as the number it stands for
+        if isinstance(node.op, (pyast.Add, pyast.Sub, pyast.Mult)):
+            node.left, node.right = self._without_zero(node.left), self._without_zero(node.right)
+        return node
+
+    def _without_zero(self, node):
+        """`x + 0`, `x - 0` or `0 + x` as x (for a caller that uses it as a number)."""
+        while isinstance(node, pyast.BinOp) and isinstance(node.op, (pyast.Add, pyast.Sub)):
+            (ok1, a), (ok2, b) = self._value(node.left), self._value(node.right)
+            if ok2 and type(b) is int and b == 0:
+                node = node.left
+            elif isinstance(node.op, pyast.Add) and ok1 and type(a) is int and a == 0:
+                node = node.right
+            else:
+                break
+            self.changed = True
         return node
 
     def visit_UnaryOp(self, node):
@@ -412,5 +432,6 @@ _COMPARE = {pyast.Eq: operator.eq, pyast.NotEq: operator.ne, pyast.Lt: operator.
             pyast.LtE: operator.le, pyast.Gt: operator.gt, pyast.GtE: operator.ge,
             pyast.Is: operator.is_, pyast.IsNot: operator.is_not,
             pyast.In: lambda a, b: a in b, pyast.NotIn: lambda a, b: a not in b}
+_ORDERING = (pyast.Lt, pyast.LtE, pyast.Gt, pyast.GtE)
 _UNARY = {pyast.Not: operator.not_, pyast.USub: operator.neg, pyast.UAdd: operator.pos}
 
