@@ -67,3 +67,48 @@ def test_a_deep_recursion_still_ends_with_the_defs_value(tmp_path):
     s = game.new_initial_state()
     game.apply(s, "pick(4)")
     assert game.observe(s, None)["state"]["total"] == _band(2) + 24 + _steps(45)
+
+
+
+CHAIN = """
+    game g:
+        players 2..2
+    global:
+        total: int
+    def leaf(n: int) -> int = n * 3 + 1
+    def two(n: int) -> int = n + leaf(n)
+    def four(n: int) -> int = leaf(n + 1) - two(n)
+    def five(n: int) -> int = four(n) * 2
+    def six(n: int) -> int = five(n) + 1
+    def steps(n: int) -> int:
+        if n <= 0:
+            return 0
+        return 1 + steps(n - 1)
+    action pick(k in range(0, 4)):
+        total += six(k) + steps(k + 3)
+    flow:
+        loop:
+            for p in players:
+                if total > 300:
+                    end game
+                act p: pick
+    score: total
+    """
+
+
+def test_a_def_that_asks_no_def_is_inlined_two_levels_deeper(tmp_path):
+    """Three defs deep (six, five, four) a def that asks another stays a call, but `leaf`,
+    which asks none, is written in place; a recursive def still unfolds three levels only."""
+    game = load(tmp_path, CHAIN)
+    action = game.source.split("def A_pick")[1].split("\ndef ")[0]
+    assert "D_six(" not in action and "D_four(" not in action and "D_leaf(" not in action
+    assert "D_two(" in action                     # (six > five > four: the depth is spent)
+    assert action.count("D_steps(") == 1          # unfolded three steps, then called
+    leaf = lambda n: n * 3 + 1                    # noqa: E731
+    six = lambda n: (leaf(n + 1) - (n + leaf(n))) * 2 + 1   # noqa: E731
+    s = game.new_initial_state()
+    total = 0
+    for k in [0, 3, 1, 2]:
+        game.apply(s, f"pick({k})")
+        total += six(k) + k + 3
+        assert game.observe(s, None)["state"]["total"] == total

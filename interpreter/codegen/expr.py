@@ -324,9 +324,11 @@ class ExprGen:
         info = self._inlinable.get(f)
         if info is None:
             info = self._inlinable[f] = self._inline_info(f)
-        if info is False or self._inline_depth >= _INLINE_DEPTH or not self.optimise:
+        if info is False or not self.optimise:
             return None
-        params, uses, render = info
+        params, uses, render, leaf = info
+        if self._inline_depth >= (_INLINE_DEPTH + _LEAF_DEPTH if leaf else _INLINE_DEPTH):
+            return None
         env = {}
         binds = []
         for (name, _), src in zip(params, srcs):
@@ -364,11 +366,14 @@ class ExprGen:
             parts += [(x, binders) for x in (m.value, m.cond) if x is not None]
         uses = {n: 0 for n in pnames}
         size = 0
+        leaf = True                 # (asks no def: inlined deeper, it cannot unfold further)
         for expr, names in parts:
             for n in expr.walk():
                 size += 1
                 if isinstance(n, _LOOPS):
                     return False
+                if isinstance(n, ast.Call) and (n.func in self.p.defs or n.func in self.p.modifiers):
+                    leaf = False
                 if isinstance(n, ast.Name) and n.name in names:
                     sym = self.p.refs.get(id(n))
                     if sym is not None and sym.kind == "local":
@@ -391,7 +396,7 @@ class ExprGen:
                     part = f"({val} if {self.gen(m.cond, menv)} else 0)" if m.cond is not None else f"({val})"
                     v = f"({v} {op} {part})"
             return v
-        return c.params, uses, render
+        return c.params, uses, render, leaf
 
     def b_count(self, e, args, env):
         t = T.strip(self.t(args[0]))
@@ -703,9 +708,11 @@ _SIMPLE = re.compile(r"-?\d+|True|False|None|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\]
 # a read of a table or a state slot by such (a subscript costs far less than a call)
 _DUPLICABLE = re.compile(r"-?\d+|True|False|None|L\['[^']*'\]|[A-Za-z_][A-Za-z0-9_]*"
                          r"(\[(-?\d+|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\])\]){0,3}")
-# inlining limits: the size of a def's body (nodes), and defs inlined within each other
+# inlining limits: the size of a def's body (nodes), and defs inlined within each other (a
+# def that asks no def, two levels more: Lorenzo's `has_ability` under a cost's modifiers)
 _INLINE_NODES = 60
 _INLINE_DEPTH = 3
+_LEAF_DEPTH = 2
 
 
 def _default_src(t) -> str:
