@@ -69,7 +69,6 @@ def test_a_deep_recursion_still_ends_with_the_defs_value(tmp_path):
     assert game.observe(s, None)["state"]["total"] == _band(2) + 24 + _steps(45)
 
 
-
 CHAIN = """
     game g:
         players 2..2

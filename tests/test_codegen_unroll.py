@@ -205,7 +205,6 @@ def f(V, me, c, b):
     _same(src, [(None, None, c, b) for c in (-8, 0, 41) for b in (True, False, 5)])
 
 
-
 def test_zero_added_inside_a_sum_a_product_or_an_ordering_is_dropped_whatever_it_adds_to():
     """Inside `+`, `-`, `*` and `<`..`>=` a truth value counts as its number, so `x - 0` there
     is x whatever x is; under `==` (True == 1 but none == 0 is not an error) and as a value of
