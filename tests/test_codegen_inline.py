@@ -6,6 +6,17 @@ from __future__ import annotations
 
 from rules_helpers import load
 
+# the flow of the small games below: each player picks in turn until the total passes a limit
+_FLOW = """
+    flow:
+        loop:
+            for p in players:
+                if total > {limit}:
+                    end game
+                act p: pick
+    score: total
+    """
+
 GAME = """
     game g:
         players 2..2
@@ -28,14 +39,7 @@ GAME = """
         require band(k - 2) != 99 or twice(k + 1) == 12, "not that one"
         total += band(k - 2) + twice(k * 3) + steps(k + 5)
         hits += sum(x for x in [twice(k + 1), band(k - 1)])
-    flow:
-        loop:
-            for p in players:
-                if total > 200:
-                    end game
-                act p: pick
-    score: total
-    """
+    """ + _FLOW.format(limit=200)
 
 
 def _band(n):
@@ -85,14 +89,7 @@ CHAIN = """
         return 1 + steps(n - 1)
     action pick(k in range(0, 4)):
         total += six(k) + steps(k + 3)
-    flow:
-        loop:
-            for p in players:
-                if total > 300:
-                    end game
-                act p: pick
-    score: total
-    """
+    """ + _FLOW.format(limit=300)
 
 
 def test_a_def_that_asks_no_def_is_inlined_two_levels_deeper(tmp_path):
