@@ -372,7 +372,7 @@ class ExprGen:
                 size += 1
                 if isinstance(n, _LOOPS):
                     return False
-                if isinstance(n, ast.Call) and (n.func in self.p.defs or n.func in self.p.modifiers):
+                if isinstance(n, ast.Call) and n.func in self.p.defs:     # (a hook is a def too)
                     leaf = False
                 if isinstance(n, ast.Name) and n.name in names:
                     sym = self.p.refs.get(id(n))
@@ -709,7 +709,7 @@ _SIMPLE = re.compile(r"-?\d+|True|False|None|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\]
 _DUPLICABLE = re.compile(r"-?\d+|True|False|None|L\['[^']*'\]|[A-Za-z_][A-Za-z0-9_]*"
                          r"(\[(-?\d+|[A-Za-z_][A-Za-z0-9_]*|L\['[^']*'\])\]){0,3}")
 # inlining limits: the size of a def's body (nodes), and defs inlined within each other (a
-# def that asks no def, two levels more: Lorenzo's `has_ability` under a cost's modifiers)
+# def that asks no def, two levels more: a small test asked under a cost's modifiers)
 _INLINE_NODES = 60
 _INLINE_DEPTH = 3
 _LEAF_DEPTH = 2

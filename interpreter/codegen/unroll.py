@@ -350,28 +350,31 @@ class _Folder(pyast.NodeTransformer):
         if ok1 and ok2 and isinstance(a, (int, bool)) and isinstance(b, (int, bool)):
             return self._computed(node, lambda: BINOPS[type(node.op)](a, b))
         # adding or taking away 0 (an unrolled offset, a modifier's empty term) leaves a
-        # number as it is: dropped where the other side is arithmetic, an int for certain
-        if isinstance(node.op, (pyast.Add, pyast.Sub)) and ok2 and type(b) is int and b == 0 \
-                and arithmetic(node.left):
-            return node.left
-        if isinstance(node.op, pyast.Add) and ok1 and type(a) is int and a == 0 and arithmetic(node.right):
-            return node.right
+        # number as it is: dropped where the other side is arithmetic, an int for certain ...
+        kept = self._zero_added_to(node)
+        if kept is not None and arithmetic(kept):
+            return kept
         # ... and anywhere inside a sum, a difference or a product, which treats a truth value
         # as the number it stands for
         if isinstance(node.op, (pyast.Add, pyast.Sub, pyast.Mult)):
             node.left, node.right = self._without_zero(node.left), self._without_zero(node.right)
         return node
 
+    def _zero_added_to(self, node):
+        """x for `x + 0`, `x - 0` or `0 + x`, else None."""
+        if not (isinstance(node, pyast.BinOp) and isinstance(node.op, (pyast.Add, pyast.Sub))):
+            return None
+        (ok1, a), (ok2, b) = self._value(node.left), self._value(node.right)
+        if ok2 and type(b) is int and b == 0:
+            return node.left
+        if isinstance(node.op, pyast.Add) and ok1 and type(a) is int and a == 0:
+            return node.right
+        return None
+
     def _without_zero(self, node):
-        """`x + 0`, `x - 0` or `0 + x` as x (for a caller that uses it as a number)."""
-        while isinstance(node, pyast.BinOp) and isinstance(node.op, (pyast.Add, pyast.Sub)):
-            (ok1, a), (ok2, b) = self._value(node.left), self._value(node.right)
-            if ok2 and type(b) is int and b == 0:
-                node = node.left
-            elif isinstance(node.op, pyast.Add) and ok1 and type(a) is int and a == 0:
-                node = node.right
-            else:
-                break
+        """node without the zeros added to it (for a caller that uses it as a number)."""
+        while (kept := self._zero_added_to(node)) is not None:
+            node = kept
             self.changed = True
         return node
 
