@@ -24,7 +24,7 @@ and calls the def twice or more with the same other arguments (constants, its pa
 names it sets once at its top, never bound again) and a column known to exist (a constant, or the variable of a loop over
 a table of such constants) reads the column of one walk, made at the first call:
 
-    (_fw1 if _fw1 is not _UNSET else (_fw1 := DV_discount(V, me, l_p, l_c)))[2]
+    (_fw1 if _fw1 is not ... else (_fw1 := DV_discount(V, me, l_p, l_c)))[2]
 
 The greatest (or least) of a column is walked alike: a def that appends the column's values
 to a list and returns `max([c] + list)` (c a whole number) gets a walk keeping the greatest

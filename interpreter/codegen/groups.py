@@ -36,7 +36,7 @@ from __future__ import annotations
 import ast as pyast
 
 from .invariants import _ALLOWED, _PURE_CALLS, _bound, _mutated
-from .lines import PLAIN, Lines, each_function, parse_function
+from .lines import PLAIN, Lines, each_function, is_unset, parse_function
 
 PREFIX = "GRP"
 
@@ -135,7 +135,7 @@ class _Finder:
         for n in pyast.walk(e):
             if not isinstance(n, _ALLOWED) or isinstance(n, pyast.NamedExpr):
                 return False
-            if isinstance(n, pyast.Name) and (n.id in excluded or n.id == "_UNSET"):
+            if isinstance(n, pyast.Name) and n.id in excluded or is_unset(n):
                 return False
             if isinstance(n, pyast.Call) and (
                     n.keywords or not isinstance(n.func, pyast.Name)

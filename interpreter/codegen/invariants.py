@@ -9,9 +9,9 @@ tries.
 Such an expression is rewritten to be computed the first time the loop reaches it and
 remembered until the loop is entered again:
 
-    _h1 = _UNSET                                  # before the loop
+    _h1 = ...                                     # before the loop (lines.UNSET)
     for l_sp in _dom1:
-        if not (... (_h1 if _h1 is not _UNSET else (_h1 := <expr>)) ...): continue
+        if not (... (_h1 if _h1 is not ... else (_h1 := <expr>)) ...): continue
 
 It is evaluated lazily at the very place it was, so short-circuits, conditions and the
 errors it may raise are exactly those of the original code: only repeated evaluations of an
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import ast as pyast
 
-from .lines import PLAIN, Lines, each_function, parse_function
+from .lines import PLAIN, UNSET, Lines, each_function, is_unset, parse_function
 
 # calls whose result depends on their arguments and the (unchanging) state only; none returns
 # an iterator, which a second use would find consumed
@@ -39,7 +39,6 @@ _ALLOWED = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.Unar
             pyast.Compare, pyast.IfExp, pyast.Call, pyast.Tuple, pyast.List, pyast.Slice,
             pyast.NamedExpr, pyast.Load, pyast.Store, pyast.operator, pyast.unaryop, pyast.boolop,
             pyast.cmpop)
-SENTINEL = "_UNSET"
 
 
 def cache_loop_invariants(lines: Lines, scalar_tables: frozenset = frozenset()) -> Lines:
@@ -251,7 +250,7 @@ class _Finder:
         found: dict[str, str] = {}
         for st in loop.body + loop.orelse:
             self._claim(st, bound, None, found)
-        inits = [f"{name} = {SENTINEL}" for name in found.values()]
+        inits = [f"{name} = {UNSET}" for name in found.values()]
         # expressions of an inner loop's variable alone (and of what this loop does not change):
         # one value per value of that variable, remembered while this loop runs
         for inner in _inner_loops(loop):
@@ -285,9 +284,9 @@ class _Finder:
                     self.n += 1
                     name = found[text] = f"_h{self.n}" if key is None else f"_k{self.n}"
                 if key is None:
-                    form = f"({name} if {name} is not {SENTINEL} else ({name} := ({{expr}})))"
+                    form = f"({name} if {name} is not {UNSET} else ({name} := ({{expr}})))"
                 else:
-                    form = (f"(_t if (_t := {name}.get({key}, {SENTINEL})) is not {SENTINEL} "
+                    form = (f"(_t if (_t := {name}.get({key}, {UNSET})) is not {UNSET} "
                             f"else {name}.setdefault({key}, ({{expr}})))")
                 self.edits.append((node.lineno, node.col_offset, node.end_col_offset, form))
                 self.claimed.add(id(node))
@@ -330,10 +329,12 @@ class _Finder:
             if not isinstance(n, _ALLOWED):
                 return None
             nodes += 1
+            if is_unset(n):              # a remembered value's test: not an expression to claim
+                return None
             if isinstance(n, pyast.NamedExpr):
                 local.add(n.target.id)
             elif isinstance(n, pyast.Name):
-                if n.id in self.mutated or n.id == SENTINEL:
+                if n.id in self.mutated:
                     return None
                 if n.id in bound:
                     loop_names.add(n.id)

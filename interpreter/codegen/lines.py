@@ -127,6 +127,18 @@ def _hoist_one(func: list, out: Lines):
         out.add(ind, _STR_OR_SLOT.sub(sub, text), sp)
 
 
+# A local not computed yet (a remembered value, computed where it is first needed:
+# codegen/invariants.py, codegen/repeated_calls.py). The constant `...` is loaded by
+# LOAD_CONST where a global sentinel costs a dictionary lookup per test (Lorenzo's generated
+# code tests some 150 a decision), and no value of the rules is ever Ellipsis.
+UNSET = "..."
+
+
+def is_unset(node) -> bool:
+    """Whether the parsed node is the not-yet-computed marker UNSET."""
+    return isinstance(node, pyast.Constant) and node.value is Ellipsis
+
+
 def fresh_names(prefix: str, taken):
     """`prefix`1, `prefix`2, ... but the names in `taken` (those the function already uses):
     the new locals a rewriting pass adds to a function."""

@@ -9,9 +9,9 @@ in it has one value. When the same call (the same text, its arguments constants,
 parameters the function never binds again, or names it sets once at its top before the
 call, such as a table read `_tb1 = A3_Card_kind[l_c]`) is written twice or more, each becomes
 
-    (_rc1 if _rc1 is not _UNSET else (_rc1 := D_bonus_for(V, me, l_p)))
+    (_rc1 if _rc1 is not ... else (_rc1 := D_bonus_for(V, me, l_p)))
 
-with `_rc1 = _UNSET` at the function's top: the def runs where the first of them runs, and
+with `_rc1 = ...` (lines.UNSET) at the function's top: the def runs where the first of them runs, and
 not at all where none does, so it raises exactly where the original first raised. Only defs
 whose value is a plain one (a number, a truth value, text, a component, a player, none) are
 shared so: a list would be one object where the rules made a new one per call, and a caller
@@ -23,7 +23,7 @@ from __future__ import annotations
 import ast as pyast
 
 from .. import types as T
-from .lines import Lines, each_function, parse_function, write_with_locals
+from .lines import UNSET, Lines, each_function, parse_function, write_with_locals
 from .tabulate import bounded_and_stateless
 
 _VAR = "_rc"
@@ -82,10 +82,10 @@ def _one(func: list, out: Lines, defs: frozenset):
 def remember(func: list, fn, shared: list, prefix: str, out: Lines):
     """Write `func` (parsed: fn) to out with each group of `shared`, (the text of a value,
     [(a call, what follows the value in its place)]), read from one local set at the first
-    of its calls that runs: `(_rc1 if _rc1 is not _UNSET else (_rc1 := <value>))<suffix>`,
-    the locals named `prefix`<n> and set to _UNSET at the function's top."""
-    write_with_locals(func, fn, shared, prefix, out, lambda var, value: f"{var} = _UNSET",
-                      lambda var, value, suffix: f"({var} if {var} is not _UNSET else ({var} := {value})){suffix}")
+    of its calls that runs: `(_rc1 if _rc1 is not ... else (_rc1 := <value>))<suffix>`,
+    the locals named `prefix`<n> and set to ... (UNSET) at the function's top."""
+    write_with_locals(func, fn, shared, prefix, out, lambda var, value: f"{var} = {UNSET}",
+                      lambda var, value, suffix: f"({var} if {var} is not {UNSET} else ({var} := {value})){suffix}")
 
 
 def _groups(fn, defs: frozenset) -> dict:

@@ -373,8 +373,6 @@ def _splits(q, caps):
 HELPERS = {name: obj for name, obj in list(globals().items())
            if name.startswith("_") and not name.startswith("__") and callable(obj)}
 HELPERS["RulesRuntimeError"] = RulesRuntimeError
-# "not computed yet" for loop-invariant values remembered by generated code (codegen/invariants.py)
-HELPERS["_UNSET"] = object()
 HELPERS["_vadd"] = operator.add      # (a sum of rows, codegen/fused_walks.py)
 # a pile's kinds walked in C (codegen/pile_walks.py): compress(_KINDS, counts) are the kinds
 # with a count, as _distinct_counts lists them
