@@ -12,6 +12,7 @@ request read from stdin it writes one reply, {"ok": true, ...} or {"ok": false, 
 
     {"op": "load",  "key": K, "rules": R, "modules": [...], "players": N}
     {"op": "play",  "key": K, "seed": S, "games": N}   random playouts of seeds S..S+N-1
+                                      (with "clones": true, each move played on a clone first)
     {"op": "clone", "key": K, "seed": S, "games": N, "clock": "wall" | "cpu"}
                                                        the same games, timing clone+apply
     {"op": "quit"}
@@ -62,12 +63,14 @@ def _mix(crc: int, seed: int, decisions: int, scores) -> int:
     return zlib.crc32(f"{seed}:{decisions}:{list(scores)};".encode(), crc)
 
 
-def play(game, seed: int, games: int) -> dict:
-    """Random playouts: seeded random.Random per game, uniform over legal moves."""
-    legal, apply, step_chance = game.legal_moves, game.apply, game.step_chance
+def play(game, seed: int, games: int, clones: bool = False) -> dict:
+    """Random playouts: seeded random.Random per game, uniform over legal moves. With
+    `clones`, each move is first played on a clone too (`c = clone(s); apply(c, m)`, untimed:
+    instructions.py counts the difference)."""
+    legal, apply, step_chance, clone = game.legal_moves, game.apply, game.step_chance, game.clone
     is_terminal, is_chance, scores = game.is_terminal, game.is_chance, game.scores
     crc = 0
-    decisions = 0
+    decisions = moves = 0
     gc.collect()
     c0 = time.process_time()
     t0 = time.perf_counter()
@@ -80,13 +83,18 @@ def play(game, seed: int, games: int) -> dict:
                 step_chance(s)
             else:
                 ms = legal(s)
-                apply(s, ms[int(rng.random() * len(ms))])
+                m = ms[int(rng.random() * len(ms))]
+                if clones:
+                    apply(clone(s), m)
+                    moves += 1
+                apply(s, m)
             n += 1
         decisions += n
         crc = _mix(crc, g, n, scores(s))
     elapsed = time.perf_counter() - t0
     cpu = time.process_time() - c0
-    return {"elapsed": elapsed, "cpu": cpu, "games": games, "decisions": decisions, "checksum": crc}
+    return {"elapsed": elapsed, "cpu": cpu, "games": games, "decisions": decisions, "moves": moves,
+            "checksum": crc}
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -173,7 +181,8 @@ def main(argv=None):
                 games[req["key"]] = g
                 send({"ok": True, "load_s": time.perf_counter() - t0, "title": getattr(g, "title", "")})
             elif op == "play":
-                send({"ok": True, **play(games[req["key"]], int(req["seed"]), int(req["games"]))})
+                send({"ok": True, **play(games[req["key"]], int(req["seed"]), int(req["games"]),
+                                         bool(req.get("clones")))})
             elif op == "clone":
                 clock = req.get("clock", "wall")
                 send({"ok": True, **clone_apply(games[req["key"]], int(req["seed"]), int(req["games"]), clock,

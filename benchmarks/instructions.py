@@ -3,6 +3,7 @@
     python benchmarks/instructions.py a5f82e8                    # a revision against the working tree
     python benchmarks/instructions.py HEAD~1 HEAD --games connect-four:2 --count 200
     python benchmarks/instructions.py ../old . --json
+    python benchmarks/instructions.py HEAD~1 --clone     # per clone + apply of one move
 
 Timings on a shared machine move by a third from one round to the next; the number of
 instructions the processor runs for the same games does not. This counts them for the random
@@ -15,6 +16,10 @@ game. Both versions must play the same games (a checksum
 of the scores and lengths says so). BASE and NEW are directories or git revisions, as for
 compare.py; `--games` takes the same NAME[:PLAYERS[:MODULE+MODULE...]] list. Needs valgrind
 (`apt-get install valgrind`); a run is about 50 times slower than the game itself.
+
+`--clone` counts instead what a tree search pays per node: the same COUNT games played twice,
+once with every move also played on a clone first (`apply(clone(s), m)`), the difference
+divided by the moves is the cost of one `clone` + `apply`.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ DEFAULT_COUNT = {"lungarno": 20, "lions-of-lydia": 10, "lorenzo-il-magnifico": 4
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
-def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int,
+def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int, clones: bool,
                   counted: bool = True) -> tuple[int, dict]:
     """(instructions, the play answer) of one worker run: load g, play `games` games from seed.
     Not `counted`: the same run without valgrind (instructions 0), to warm the caches up."""
@@ -55,7 +60,8 @@ def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: 
         last_error = "?"
         for rules, _note in rules_candidates(g, co, other):
             reqs = [{"op": "load", "key": "g", "rules": rules, "modules": g.modules, "players": g.players},
-                    {"op": "play", "key": "g", "seed": seed, "games": games}, {"op": "quit"}]
+                    {"op": "play", "key": "g", "seed": seed, "games": games, "clones": clones},
+                    {"op": "quit"}]
             r = subprocess.run(cmd, input="".join(json.dumps(q) + "\n" for q in reqs), capture_output=True,
                                text=True, env=env, cwd=co.root)
             answers = [json.loads(x) for x in r.stdout.splitlines() if x.strip().startswith("{")]
@@ -82,10 +88,10 @@ def measure(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -
     without valgrind first writes what the two counted ones would otherwise both race to
     write (the checkout's `__pycache__`, the grammar's parser tables): in a fresh checkout
     that work, counted in one run and not the other, outweighed a game of Tic-tac-toe."""
-    callgrind_run(co, other, g, 1, seed, counted=False)
+    callgrind_run(co, other, g, 1, seed, False, counted=False)
     with ThreadPoolExecutor(2) as pool:            # valgrind runs one thread: use both cores
-        full = pool.submit(callgrind_run, co, other, g, games + 1, seed)
-        first = pool.submit(callgrind_run, co, other, g, 1, seed)
+        full = pool.submit(callgrind_run, co, other, g, games + 1, seed, False)
+        first = pool.submit(callgrind_run, co, other, g, 1, seed, False)
         (n_full, play), (n_first, play1) = full.result(), first.result()
     if n_full <= n_first:
         raise CompareError(f"{g.text} in {co.role}: {games + 1} games counted no more instructions than 1 "
@@ -94,6 +100,23 @@ def measure(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -
     decisions = play["decisions"] - play1["decisions"]
     return {"instructions_per_game": per_game, "instructions_per_decision": per_game * games / max(1, decisions),
             "decisions": decisions, "checksum": play["checksum"]}
+
+
+def measure_clones(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -> dict:
+    """Per `clone` + `apply` of one move (what a tree search pays per node): the same games
+    played twice, once with each move also played on a clone first; the difference divided
+    by the moves (the loading and the playouts are the same in both runs)."""
+    callgrind_run(co, other, g, 1, seed, False, counted=False)
+    with ThreadPoolExecutor(2) as pool:
+        with_clones = pool.submit(callgrind_run, co, other, g, games, seed, True)
+        plain = pool.submit(callgrind_run, co, other, g, games, seed, False)
+        (n_clones, play), (n_plain, _) = with_clones.result(), plain.result()
+    if n_clones <= n_plain or not play.get("moves"):
+        raise CompareError(f"{g.text} in {co.role}: the clones counted nothing "
+                           f"({n_clones:,} against {n_plain:,}): raise --count")
+    per_move = (n_clones - n_plain) / play["moves"]
+    return {"instructions_per_game": per_move, "instructions_per_decision": per_move,
+            "decisions": play["moves"], "checksum": play["checksum"]}
 
 
 def run_worker(root: str) -> int:
@@ -121,6 +144,8 @@ def main(argv=None) -> int:
     ap.add_argument("--games", help="NAME[:PLAYERS[:MODULE+...]],... (default: compare.py's)")
     ap.add_argument("--count", type=int, help="games played per run (default: per game, 4 to 500)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the first game (default 1)")
+    ap.add_argument("--clone", action="store_true",
+                    help="count a clone + apply of one move at every decision instead of whole games")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args(argv)
     if args.count is not None and args.count < 1:
@@ -138,8 +163,9 @@ def main(argv=None) -> int:
             count = args.count or DEFAULT_COUNT.get(Path(g.name).name, 10)
             print(f"[{i}/{len(games)}] {g.text}: {count} games under callgrind, BASE then NEW ...",
                   file=sys.stderr, flush=True)
-            a = measure(base, new, g, count, args.seed)
-            b = measure(new, base, g, count, args.seed)
+            how = measure_clones if args.clone else measure
+            a = how(base, new, g, count, args.seed)
+            b = how(new, base, g, count, args.seed)
             rows.append({"game": g.text, "games": count, "base": a, "new": b,
                          "fewer": a["instructions_per_game"] / b["instructions_per_game"],
                          "same_games": a["checksum"] == b["checksum"] and a["decisions"] == b["decisions"]})
@@ -151,17 +177,18 @@ def main(argv=None) -> int:
             if co is not None:
                 co.cleanup()
     if args.json:
-        print(json.dumps({"base": base.label, "new": new.label, "rows": rows}, indent=2))
+        print(json.dumps({"base": base.label, "new": new.label, "clone": args.clone, "rows": rows}, indent=2))
         return 0
     print(f"BASE: {base.label}\nNEW:  {new.label}")
-    print("instructions per game (callgrind, loading excluded); BASE/NEW above 1: NEW runs fewer\n")
-    print(f"{'game':44s} {'games':>5s} {'BASE/game':>14s} {'NEW/game':>14s} {'NEW/decision':>13s} "
+    unit = "clone+apply" if args.clone else "game"
+    print(f"instructions per {unit} (callgrind, loading excluded); BASE/NEW above 1: NEW runs fewer\n")
+    print(f"{'game':44s} {'games':>5s} {'BASE/' + unit:>17s} {'NEW/' + unit:>16s} {'NEW/decision':>13s} "
           f"{'BASE/NEW':>9s}  same games")
     print("-" * 118)
     for r in rows:
         name = r["game"] if len(r["game"]) <= 44 else r["game"][:41] + "..."
-        print(f"{name:44s} {r['games']:5d} {r['base']['instructions_per_game']:14,.0f} "
-              f"{r['new']['instructions_per_game']:14,.0f} {r['new']['instructions_per_decision']:13,.0f} "
+        print(f"{name:44s} {r['games']:5d} {r['base']['instructions_per_game']:17,.0f} "
+              f"{r['new']['instructions_per_game']:16,.0f} {r['new']['instructions_per_decision']:13,.0f} "
               f"{r['fewer']:8.2f}x  {'yes' if r['same_games'] else 'NO: the versions play different games'}")
     return 0
 

@@ -89,6 +89,21 @@ def test_instructions_counts_both_versions_under_callgrind():
         assert row[side]["instructions_per_game"] > 50_000 and row[side]["decisions"] >= 5
 
 
+@pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind is not installed (make test installs it)")
+def test_instructions_counts_a_clone_and_apply():
+    """`--clone`: ten games played with and without a clone + apply of every move, per
+    version; what is left per move is the clone + apply (a few thousand instructions for
+    Tic-tac-toe, well above the run-to-run difference spread over some 80 moves)."""
+    r = run(INSTRUCTIONS, ROOT, ROOT, "--games", "tic-tac-toe", "--count", "10", "--clone", "--json",
+            timeout=900)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    row = out["rows"][0]
+    assert out["clone"] and row["same_games"]
+    for side in ("base", "new"):
+        assert 1_000 < row[side]["instructions_per_game"] < 200_000 and row[side]["decisions"] >= 40
+
+
 def test_instructions_refuses_bad_input_cleanly(tmp_path):
     r = run(INSTRUCTIONS, ROOT, "--count", "0")
     assert r.returncode == 2 and "--count must be at least 1" in r.stderr and "Traceback" not in r.stderr
