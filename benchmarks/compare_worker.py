@@ -12,7 +12,8 @@ request read from stdin it writes one reply, {"ok": true, ...} or {"ok": false, 
 
     {"op": "load",  "key": K, "rules": R, "modules": [...], "players": N}
     {"op": "play",  "key": K, "seed": S, "games": N}   random playouts of seeds S..S+N-1
-                                      (with "clones": true, each move played on a clone first)
+                                      (with "clones": true, each move played on a clone first;
+                                      "warm": true, one step on a clone before)
     {"op": "clone", "key": K, "seed": S, "games": N, "clock": "wall" | "cpu"}
                                                        the same games, timing clone+apply
     {"op": "quit"}
@@ -63,12 +64,19 @@ def _mix(crc: int, seed: int, decisions: int, scores) -> int:
     return zlib.crc32(f"{seed}:{decisions}:{list(scores)};".encode(), crc)
 
 
-def play(game, seed: int, games: int, clones: bool = False) -> dict:
+def play(game, seed: int, games: int, clones: bool = False, warm: bool = False) -> dict:
     """Random playouts: seeded random.Random per game, uniform over legal moves. With
     `clones`, each move is first played on a clone too (`c = clone(s); apply(c, m)`, untimed:
-    instructions.py counts the difference)."""
+    instructions.py counts the difference); `warm`: first one step on a clone of the first
+    game's start, so that what an engine does once, at its first clone, is done before."""
     legal, apply, step_chance, clone = game.legal_moves, game.apply, game.step_chance, game.clone
     is_terminal, is_chance, scores = game.is_terminal, game.is_chance, game.scores
+    if warm:
+        c = clone(game.new_initial_state(seed))
+        if is_chance(c):
+            step_chance(c)
+        elif not is_terminal(c):
+            apply(c, legal(c)[0])
     crc = 0
     decisions = moves = 0
     gc.collect()
@@ -182,7 +190,7 @@ def main(argv=None):
                 send({"ok": True, "load_s": time.perf_counter() - t0, "title": getattr(g, "title", "")})
             elif op == "play":
                 send({"ok": True, **play(games[req["key"]], int(req["seed"]), int(req["games"]),
-                                         bool(req.get("clones")))})
+                                         bool(req.get("clones")), bool(req.get("warm")))})
             elif op == "clone":
                 clock = req.get("clock", "wall")
                 send({"ok": True, **clone_apply(games[req["key"]], int(req["seed"]), int(req["games"]), clock,

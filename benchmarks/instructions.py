@@ -19,7 +19,8 @@ compare.py; `--games` takes the same NAME[:PLAYERS[:MODULE+MODULE...]] list. Nee
 
 `--clone` counts instead what a tree search pays per node: the same COUNT games played twice,
 once with every move also played on a clone first (`apply(clone(s), m)`), the difference
-divided by the moves is the cost of one `clone` + `apply`.
+divided by the moves is the cost of one `clone` + `apply` (both runs first step one clone, so
+the work of a first clone is left out).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
 
 
 def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int, clones: bool,
-                  counted: bool = True) -> tuple[int, dict]:
+                  counted: bool = True, warm: bool = False) -> tuple[int, dict]:
     """(instructions, the play answer) of one worker run: load g, play `games` games from seed.
     Not `counted`: the same run without valgrind (instructions 0), to warm the caches up."""
     with tempfile.TemporaryDirectory(prefix="regola-instr-") as tmp:
@@ -60,7 +61,7 @@ def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: 
         last_error = "?"
         for rules, _note in rules_candidates(g, co, other):
             reqs = [{"op": "load", "key": "g", "rules": rules, "modules": g.modules, "players": g.players},
-                    {"op": "play", "key": "g", "seed": seed, "games": games, "clones": clones},
+                    {"op": "play", "key": "g", "seed": seed, "games": games, "clones": clones, "warm": warm},
                     {"op": "quit"}]
             r = subprocess.run(cmd, input="".join(json.dumps(q) + "\n" for q in reqs), capture_output=True,
                                text=True, env=env, cwd=co.root)
@@ -105,11 +106,13 @@ def measure(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -
 def measure_clones(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int) -> dict:
     """Per `clone` + `apply` of one move (what a tree search pays per node): the same games
     played twice, once with each move also played on a clone first; the difference divided
-    by the moves (the loading and the playouts are the same in both runs)."""
+    by the moves (the loading and the playouts are the same in both runs, and both first
+    step a clone: what an engine does at its first clone, such as reading which lists each
+    block may change, is not a cost per move)."""
     callgrind_run(co, other, g, 1, seed, False, counted=False)
     with ThreadPoolExecutor(2) as pool:
-        with_clones = pool.submit(callgrind_run, co, other, g, games, seed, True)
-        plain = pool.submit(callgrind_run, co, other, g, games, seed, False)
+        with_clones = pool.submit(callgrind_run, co, other, g, games, seed, True, warm=True)
+        plain = pool.submit(callgrind_run, co, other, g, games, seed, False, warm=True)
         (n_clones, play), (n_plain, _) = with_clones.result(), plain.result()
     if n_clones <= n_plain or not play.get("moves"):
         raise CompareError(f"{g.text} in {co.role}: the clones counted nothing "

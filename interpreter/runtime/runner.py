@@ -103,16 +103,29 @@ class Runner:
         change."""
         own = s.own
         missing = need & ~own
+        plan = self._own_plans.get(missing)
+        if plan is None:
+            plan = self._own_plan(missing)
         v = s.v
-        copies = self._slot_copies
-        while missing:
-            low = missing & -missing
-            k = low.bit_length() - 1
-            v[k] = copies[k](v[k])
-            missing ^= low
+        for k, copy in plan:
+            v[k] = copy(v[k])
         own |= need
         changeable = self._changeable
         s.own = None if own & changeable == changeable else own
+
+    def _own_plan(self, missing: int) -> tuple:
+        """(slot, its copy function) for each slot of mask `missing`, made once per mask (a
+        game's blocks ask for few distinct masks)."""
+        copies = self._slot_copies
+        key = missing
+        plan = []
+        while missing:
+            low = missing & -missing
+            k = low.bit_length() - 1
+            plan.append((k, copies[k]))
+            missing ^= low
+        plan = self._own_plans[key] = tuple(plan)
+        return plan
 
     def _endless(self, stack):
         """The budget is spent: an error at the rule the next block runs (a place in the loop)."""

@@ -79,11 +79,12 @@ class Saves:
         return ns["clone_v"]
 
     def _make_slot_copies(self) -> list:
-        """Per slot, the function that copies its containers (None for a plain value)."""
+        """Per slot, the function that copies its containers (None for a plain value; a flat
+        list's is list.copy itself, no Python call)."""
         out = []
         for depth in self._slot_depths():
-            if depth == 0:
-                out.append(None)
+            if depth <= 1:
+                out.append(list.copy if depth else None)
                 continue
             ns: dict = {"_copy_list": list.copy}
             exec(f"def copy(a): return {_copy_code('a', depth, False)}\n", ns)
@@ -149,6 +150,7 @@ class Saves:
             for m in masks:
                 self._changeable |= m
         self._slot_copies = self._make_slot_copies()
+        self._own_plans = {}            # (the runner's copies per mask of missing slots)
         self._needs = needs
         self._owning = None             # (the runner's owning blocks, made again from these)
         return read
