@@ -214,6 +214,31 @@ def test_a_tree_of_clones_plays_the_games_of_plain_playouts():
         assert _dump(game, a) == _dump(game, b) and game.scores(a) == game.scores(b)
 
 
+def test_the_copy_plans_kept_are_bounded_and_a_full_table_changes_nothing(monkeypatch):
+    """The runner keeps one plan of copies per mask of missing lists, up to a bound: past it
+    the plans are made each time, and the games are the same."""
+    from regola.runtime import runner
+    game = load_game("lions-of-lydia", players=3)
+    rng_a, rng_b = random.Random(7), random.Random(7)
+    a, b = game.new_initial_state(7), game.new_initial_state(7)
+    while a.pending is not None:
+        _step(game, a, rng_a)
+        b = game.clone(b)
+        _step(game, b, rng_b)
+    plans = len(game._own_plans)
+    assert 0 < plans <= runner._OWN_PLANS
+    assert all(plan == tuple(sorted(plan)) and all(callable(copy) for _, copy in plan)
+               for plan in game._own_plans.values())
+    monkeypatch.setattr(runner, "_OWN_PLANS", 0)
+    game._own_plans.clear()
+    rng_c = random.Random(7)
+    c = game.new_initial_state(7)
+    while c.pending is not None:
+        c = game.clone(c)
+        _step(game, c, rng_c)
+    assert not game._own_plans and _dump(game, a) == _dump(game, b) == _dump(game, c)
+
+
 def test_detach_lets_code_change_a_state_directly(sharing):
     game = sharing("lungarno", 3)
     s = game.new_initial_state(0)

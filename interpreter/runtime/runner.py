@@ -13,6 +13,9 @@ from . import watchdog
 from .helpers import NoOptions, RulesRuntimeError, _EndGame
 
 RET, SUSPEND, CALL = -1, -2, -3
+# the masks of missing lists whose copy plans are kept (a mask is a subset of a block's needs:
+# few in a real game, but a rules file may make many)
+_OWN_PLANS = 4096
 
 
 # Python errors of generated code that mean the rules did something impossible (located at
@@ -115,7 +118,7 @@ class Runner:
 
     def _own_plan(self, missing: int) -> tuple:
         """(slot, its copy function) for each slot of mask `missing`, made once per mask (a
-        game's blocks ask for few distinct masks)."""
+        game's blocks ask for few distinct masks; past _OWN_PLANS of them, made each time)."""
         copies = self._slot_copies
         key = missing
         plan = []
@@ -124,7 +127,9 @@ class Runner:
             k = low.bit_length() - 1
             plan.append((k, copies[k]))
             missing ^= low
-        plan = self._own_plans[key] = tuple(plan)
+        plan = tuple(plan)
+        if len(self._own_plans) < _OWN_PLANS:
+            self._own_plans[key] = plan
         return plan
 
     def _endless(self, stack):
