@@ -129,7 +129,7 @@ def _hoist_one(func: list, out: Lines):
 
 # A local not computed yet (a remembered value, computed where it is first needed:
 # codegen/invariants.py, codegen/repeated_calls.py). The constant `...` is loaded by
-# LOAD_CONST where a global sentinel costs a dictionary lookup per test (Lorenzo's generated
+# LOAD_CONST where a global sentinel costs a dictionary lookup per test (a card game's generated
 # code tests some 150 a decision), and no value of the rules is ever Ellipsis.
 UNSET = "..."
 

@@ -93,7 +93,6 @@ class Game(Runner, Chance, MoveNames, Saves, Learning, Recall):
         self._needs = None          # per unit and block, the slots it may change (at the first clone)
         self._sharing = None        # whether clones share lists (decided at the first clone)
         self._owning = None         # the blocks that first own what they change (runner.py)
-        self._own_plans = {}        # the copies of each mask of slots a state has to own (runner.py)
         # where a decision's answer is kept in its frame: '@m' for an action move (None
         # here), '@o' for a draw, the chosen variable's key otherwise
         self._site_keys = [None if si.kind == "act" else "@o" if si.kind == "chance" else si.var_key
