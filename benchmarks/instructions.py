@@ -9,10 +9,13 @@ Timings on a shared machine move by a third from one round to the next; the numb
 instructions the processor runs for the same games does not. This counts them for the random
 playouts of compare.py (the same driver, `compare_worker.py` run under `valgrind
 --tool=callgrind`, without the engine's watchdog thread, which wakes on the clock): per
-checkout and
-game, one run loads the game and plays COUNT + 1 games, one loads it and plays the first of
-them (warming up as the other does), and the difference divided by COUNT is the cost of a
-game. Both versions must play the same games (a checksum
+checkout and game, one run loads the game and plays COUNT + 1 games, one loads it and plays
+the first of them (warming up as the other does), and the difference divided by COUNT is the
+cost of a game. Where the Python build names itertools' `starmap_next` (pyenv's does; a
+distribution's stripped build may not), callgrind counts only inside it, where the worker
+plays each game, so the loading is not counted at all: counting the whole runs, the loads of
+the larger games (billions of instructions, a small share of which varies) made one checkout
+count 2% apart from itself for Lions of Lydia. Both versions must play the same games (a checksum
 of the scores and lengths says so). BASE and NEW are directories or git revisions, as for
 compare.py; `--games` takes the same NAME[:PLAYERS[:MODULE+MODULE...]] list. Needs valgrind
 (`apt-get install valgrind`); a run is about 50 times slower than the game itself.
@@ -45,6 +48,26 @@ from compare import (DEFAULT_GAMES, CompareError, Checkout, GameSpec, parse_game
 DEFAULT_COUNT = {"lungarno": 20, "lions-of-lydia": 10, "lorenzo-il-magnifico": 4,
                  "connect-four": 300, "tic-tac-toe": 500}
 _COLLECTED = re.compile(r"Collected\s*:\s*(\d+)")
+# compare_worker.play runs each game inside this C function of itertools: callgrind told to
+# count only inside it counts the games and not the loading (which varies from run to run by
+# more than a small change saves)
+GAMES_ONLY = "--toggle-collect=starmap_next"
+_games_only: list = []          # [bool] once probed
+
+
+def games_only() -> bool:
+    """Whether this Python's callgrind can count inside `starmap_next` alone (the function is
+    static in CPython: only a build that keeps its symbols, such as pyenv's, names it)."""
+    if not _games_only:
+        with tempfile.TemporaryDirectory(prefix="regola-instr-") as tmp:
+            log = Path(tmp) / "probe.log"
+            subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+                            f"--log-file={log}", GAMES_ONLY, sys.executable, "-c",
+                            "from itertools import starmap; list(starmap(pow, [(2, 3)] * 1000))"],
+                           capture_output=True)
+            m = _COLLECTED.search(log.read_text(errors="replace")) if log.exists() else None
+            _games_only.append(m is not None and int(m.group(1)) > 0)
+    return _games_only[0]
 
 
 def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: int, clones: bool,
@@ -54,9 +77,10 @@ def callgrind_run(co: Checkout, other: Checkout, g: GameSpec, games: int, seed: 
     with tempfile.TemporaryDirectory(prefix="regola-instr-") as tmp:
         log = Path(tmp) / "callgrind.log"
         cmd = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", f"--log-file={log}",
+               *([GAMES_ONLY] if games_only() else []),
                sys.executable, str(Path(__file__).resolve()), "--worker", str(co.root)]
         if not counted:
-            cmd = cmd[4:]
+            cmd = cmd[cmd.index(sys.executable):]
         env = dict(os.environ, PYTHONHASHSEED="0")
         last_error = "?"
         for rules, _note in rules_candidates(g, co, other):
@@ -180,11 +204,14 @@ def main(argv=None) -> int:
             if co is not None:
                 co.cleanup()
     if args.json:
-        print(json.dumps({"base": base.label, "new": new.label, "clone": args.clone, "rows": rows}, indent=2))
+        print(json.dumps({"base": base.label, "new": new.label, "clone": args.clone,
+                          "games_only": games_only(), "rows": rows}, indent=2))
         return 0
     print(f"BASE: {base.label}\nNEW:  {new.label}")
     unit = "clone+apply" if args.clone else "game"
-    print(f"instructions per {unit} (callgrind, loading excluded); BASE/NEW above 1: NEW runs fewer\n")
+    how = ("only the games counted (callgrind " + GAMES_ONLY + ")" if games_only() else
+           "whole runs counted, less a run of one game (this Python names no starmap_next)")
+    print(f"instructions per {unit} (callgrind, loading excluded: {how}); BASE/NEW above 1: NEW runs fewer\n")
     print(f"{'game':44s} {'games':>5s} {'BASE/' + unit:>17s} {'NEW/' + unit:>16s} {'NEW/decision':>13s} "
           f"{'BASE/NEW':>9s}  same games")
     print("-" * 118)
