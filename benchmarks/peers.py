@@ -1,10 +1,11 @@
 """Random-playout speed of Regola against other ways to run the same small games.
 
-    python benchmarks/peers.py [--games connect-four,tic-tac-toe] [--repeats 5] [--seconds 0.5] [--json]
+    python benchmarks/peers.py [--games connect-four,tic-tac-toe,lungarno] [--repeats 5] [--seconds 0.5] [--json]
 
-Connect Four and Tic-tac-toe, each run by:
+Connect Four and Tic-tac-toe (the default), and Lungarno (4 players), each run by:
 
-* regola: the bundled rules (rules/connect-four, rules/tic-tac-toe) compiled by this checkout;
+* regola: the bundled rules (rules/connect-four, rules/tic-tac-toe, rules/lungarno) compiled
+  by this checkout;
 * reference: a hand-written pure-Python implementation (benchmarks/reference/), the same
   driver API, so the same loop drives it;
 * pettingzoo: `pettingzoo.classic.connect_four_v3` / `tictactoe_v3`, `env()` as documented
@@ -12,11 +13,15 @@ Connect Four and Tic-tac-toe, each run by:
 * pettingzoo-raw: the same environments' `raw_env()`, without the wrappers;
 * openspiel: `pyspiel.load_game("connect_four")` / `"tic_tac_toe"` stepped from Python.
 
+Lungarno is run by regola (rules/lungarno) and reference (benchmarks/reference/lungarno.py,
+which plays the same random games from the same seeds) only: the other peers have none.
+
 All in this one process, interleaved: every round runs one batch (sized to take about
 --seconds) of each implementation in turn, so a change in the machine's speed touches them
 alike. Loading is not timed. Printed per game and implementation: median games/s and
-decisions/s, decisions per game, the first player's win rate and the draw rate over every
-game played (a check that all of them play the same game), and the speed ratio to Regola
+decisions/s (chance events included), decisions per game, the first player's win rate and
+the draw rate (a tie for the highest score) over every game played (a check that all of them
+play the same game), and the speed ratio to Regola
 (the median of the per-round ratios; above 1: faster than Regola). Implementations that are
 not installed, or rules that do not exist, are skipped with a note.
 
@@ -44,7 +49,9 @@ GAMES = {
     # name: (Regola rules, reference module.class, PettingZoo module, OpenSpiel name)
     "connect-four": ("connect-four", "connect_four.ConnectFour", "connect_four_v3", "connect_four"),
     "tic-tac-toe": ("tic-tac-toe", "tic_tac_toe.TicTacToe", "tictactoe_v3", "tic_tac_toe"),
+    "lungarno": ("lungarno", "lungarno.Lungarno", None, None),
 }
+PLAYERS = {"lungarno": 4}          # players per game, 2 unless given here
 PEERS = ["regola", "reference", "pettingzoo", "pettingzoo-raw", "openspiel"]
 
 
@@ -54,13 +61,15 @@ class Skip(Exception):
 
 # ----------------------------------------------------------------------------- drivers
 # Each runner plays `games` random games from seeds seed.. and returns
-# (decisions, outcomes) where outcomes counts first-player wins, second-player wins, draws.
+# (decisions, outcomes) where outcomes counts first-player wins, other players' wins, draws
+# (a tie for the highest score).
 
 def _outcome(scores, out):
-    if scores[0] == scores[1]:
+    best = max(scores)
+    if scores.count(best) > 1:
         out[2] += 1
     else:
-        out[0 if scores[0] > scores[1] else 1] += 1
+        out[0 if scores[0] == best else 1] += 1
 
 
 def drive_api(game, seed: int, games: int, out: list) -> int:
@@ -82,7 +91,9 @@ def drive_api(game, seed: int, games: int, out: list) -> int:
     return decisions
 
 
-def make_pettingzoo(module: str, raw: bool):
+def make_pettingzoo(module, raw: bool):
+    if module is None:
+        raise Skip("PettingZoo has no version of this game")
     try:
         import importlib
         with warnings.catch_warnings():
@@ -117,7 +128,9 @@ def make_pettingzoo(module: str, raw: bool):
     return run
 
 
-def make_openspiel(name: str):
+def make_openspiel(name):
+    if name is None:
+        raise Skip("OpenSpiel has no version of this game")
     try:
         import pyspiel
     except ImportError as e:
@@ -142,7 +155,7 @@ def make_openspiel(name: str):
     return run
 
 
-def make_regola(rules: str):
+def make_regola(rules: str, players: int = 2):
     try:
         try:
             from regola import load_game
@@ -154,23 +167,25 @@ def make_regola(rules: str):
     path = p if p.exists() else ROOT / "rules" / rules
     if not path.exists():
         raise Skip(f"no rules {rules!r} (rules/{rules} does not exist yet)")
-    game = load_game(str(path), players=2)
+    game = load_game(str(path), players=players)
     return lambda seed, games, out: drive_api(game, seed, games, out)
 
 
-def make_reference(spec: str):
+def make_reference(spec: str, players=None):
     import importlib
     modname, cls = spec.split(".")
-    game = getattr(importlib.import_module(f"reference.{modname}"), cls)()
+    cls = getattr(importlib.import_module(f"reference.{modname}"), cls)
+    game = cls() if players is None else cls(players)       # (two-player games take no count)
     return lambda seed, games, out: drive_api(game, seed, games, out)
 
 
 def make_runner(peer: str, game: str, rules: dict):
     regola_rules, ref, pz, osp = GAMES[game]
+    players = PLAYERS.get(game)
     if peer == "regola":
-        return make_regola(rules.get(game, regola_rules))
+        return make_regola(rules.get(game, regola_rules), players or 2)
     if peer == "reference":
-        return make_reference(ref)
+        return make_reference(ref, players)
     if peer == "pettingzoo":
         return make_pettingzoo(pz, raw=False)
     if peer == "pettingzoo-raw":
