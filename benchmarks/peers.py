@@ -25,6 +25,10 @@ play the same game), and the speed ratio to Regola
 (the median of the per-round ratios; above 1: faster than Regola). Implementations that are
 not installed, or rules that do not exist, are skipped with a note.
 
+`--clone` times instead what a tree search pays per node: at every move of the same random
+games, `c = clone(s); apply(c, m)` (OpenSpiel: `s.clone().apply_action(a)`), printed as
+microseconds per clone + apply; PettingZoo's environments have no clone and are skipped.
+
 Not a test: timings depend on the machine. `pip install '.[peers]'` installs the peers.
 """
 
@@ -72,6 +76,17 @@ def _outcome(scores, out):
         out[0 if scores[0] == best else 1] += 1
 
 
+def _timer_overhead() -> float:
+    """What one perf_counter() pair costs (the median of many), taken off each timed step."""
+    pc = time.perf_counter
+    xs = []
+    for _ in range(2000):
+        t0 = pc()
+        xs.append(pc() - t0)
+    xs.sort()
+    return xs[len(xs) // 2]
+
+
 def drive_api(game, seed: int, games: int, out: list) -> int:
     """Regola's public API; the reference games offer the same one. The loop of compare.py."""
     legal, apply, step_chance = game.legal_moves, game.apply, getattr(game, "step_chance", None)
@@ -91,9 +106,36 @@ def drive_api(game, seed: int, games: int, out: list) -> int:
     return decisions
 
 
-def make_pettingzoo(module, raw: bool):
+def drive_clones(game, seed: int, games: int, out: list, overhead: float) -> tuple:
+    """The games of drive_api; at every move, `c = clone(s); apply(c, m)` timed (what a tree
+    search pays per node). Returns (moves, seconds spent in those clones and applies)."""
+    legal, apply, clone, step_chance = game.legal_moves, game.apply, game.clone, getattr(game, "step_chance", None)
+    is_terminal, is_chance = game.is_terminal, game.is_chance
+    pc = time.perf_counter
+    moves, spent = 0, 0.0
+    for g in range(seed, seed + games):
+        rng = random.Random(g)
+        s = game.new_initial_state(g)
+        while not is_terminal(s):
+            if is_chance(s):
+                step_chance(s)
+                continue
+            ms = legal(s)
+            m = ms[int(rng.random() * len(ms))]
+            t0 = pc()
+            apply(clone(s), m)
+            spent += pc() - t0 - overhead
+            moves += 1
+            apply(s, m)
+        _outcome(game.scores(s), out)
+    return moves, spent
+
+
+def make_pettingzoo(module, raw: bool, clones: bool = False):
     if module is None:
         raise Skip("PettingZoo has no version of this game")
+    if clones:
+        raise Skip("a PettingZoo environment has no clone")
     try:
         import importlib
         with warnings.catch_warnings():
@@ -128,7 +170,7 @@ def make_pettingzoo(module, raw: bool):
     return run
 
 
-def make_openspiel(name):
+def make_openspiel(name, clones: bool = False, overhead: float = 0.0):
     if name is None:
         raise Skip("OpenSpiel has no version of this game")
     try:
@@ -152,10 +194,38 @@ def make_openspiel(name):
                 decisions += 1
             _outcome(s.returns(), out)
         return decisions
-    return run
+
+    def run_clones(seed: int, games: int, out: list) -> tuple:
+        """drive_clones for OpenSpiel: `c = s.clone(); c.apply_action(a)` timed per move."""
+        pc = time.perf_counter
+        moves, spent = 0, 0.0
+        for g in range(seed, seed + games):
+            rng = random.Random(g)
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    outcomes, probs = zip(*s.chance_outcomes())
+                    s.apply_action(rng.choices(outcomes, probs)[0])
+                    continue
+                la = s.legal_actions()
+                a = la[int(rng.random() * len(la))]
+                t0 = pc()
+                s.clone().apply_action(a)
+                spent += pc() - t0 - overhead
+                moves += 1
+                s.apply_action(a)
+            _outcome(s.returns(), out)
+        return moves, spent
+    return run_clones if clones else run
 
 
-def make_regola(rules: str, players: int = 2):
+def _drive(game, clones: bool, overhead: float):
+    if clones:
+        return lambda seed, games, out: drive_clones(game, seed, games, out, overhead)
+    return lambda seed, games, out: drive_api(game, seed, games, out)
+
+
+def make_regola(rules: str, players: int = 2, clones: bool = False, overhead: float = 0.0):
     try:
         try:
             from regola import load_game
@@ -168,30 +238,32 @@ def make_regola(rules: str, players: int = 2):
     if not path.exists():
         raise Skip(f"no rules {rules!r} (rules/{rules} does not exist yet)")
     game = load_game(str(path), players=players)
-    return lambda seed, games, out: drive_api(game, seed, games, out)
+    return _drive(game, clones, overhead)
 
 
-def make_reference(spec: str, players=None):
+def make_reference(spec: str, players=None, clones: bool = False, overhead: float = 0.0):
     import importlib
     modname, cls = spec.split(".")
     cls = getattr(importlib.import_module(f"reference.{modname}"), cls)
     game = cls() if players is None else cls(players)       # (two-player games take no count)
-    return lambda seed, games, out: drive_api(game, seed, games, out)
+    return _drive(game, clones, overhead)
 
 
-def make_runner(peer: str, game: str, rules: dict):
+def make_runner(peer: str, game: str, rules: dict, clones: bool = False, overhead: float = 0.0):
+    """A function (seed, games, out) playing random games: it returns the decisions made, or
+    with `clones` (moves, seconds spent cloning and applying at each of them)."""
     regola_rules, ref, pz, osp = GAMES[game]
     players = PLAYERS.get(game)
     if peer == "regola":
-        return make_regola(rules.get(game, regola_rules), players or 2)
+        return make_regola(rules.get(game, regola_rules), players or 2, clones, overhead)
     if peer == "reference":
-        return make_reference(ref, players)
+        return make_reference(ref, players, clones, overhead)
     if peer == "pettingzoo":
-        return make_pettingzoo(pz, raw=False)
+        return make_pettingzoo(pz, raw=False, clones=clones)
     if peer == "pettingzoo-raw":
-        return make_pettingzoo(pz, raw=True)
+        return make_pettingzoo(pz, raw=True, clones=clones)
     if peer == "openspiel":
-        return make_openspiel(osp)
+        return make_openspiel(osp, clones, overhead)
     raise ValueError(peer)
 
 
@@ -214,6 +286,10 @@ class Impl:
         dt = time.perf_counter() - t0
         self.seed += n
         self.games += n
+        if isinstance(d, tuple):           # --clone: (moves, the time of their clones + applies)
+            d, timed = d
+            self.decisions += d
+            return {"elapsed": dt, "games": n, "decisions": d, "timed": timed}
         self.decisions += d
         return {"elapsed": dt, "games": n, "decisions": d}
 
@@ -244,6 +320,8 @@ def main(argv=None) -> int:
                     help="Regola rules to use for a game instead of the bundled ones")
     ap.add_argument("--repeats", type=int, default=5, help="rounds (default 5)")
     ap.add_argument("--seconds", type=float, default=0.5, help="about how long one batch takes (default 0.5)")
+    ap.add_argument("--clone", action="store_true",
+                    help="time `clone` + `apply` of one move at every move instead of whole games")
     ap.add_argument("--json", action="store_true", help="print the results as JSON")
     ap.add_argument("--quiet", action="store_true", help="no progress line on stderr")
     a = ap.parse_args(argv)
@@ -264,11 +342,12 @@ def main(argv=None) -> int:
 
     impls: list[Impl] = []
     skipped: list[dict] = []
+    overhead = _timer_overhead() if a.clone else 0.0
     for g in games:
         for p in peers:
             progress(f"{g}: loading {p}", a.quiet)
             try:
-                impls.append(Impl(g, p, make_runner(p, g, rules)))
+                impls.append(Impl(g, p, make_runner(p, g, rules, a.clone, overhead)))
             except Skip as e:
                 skipped.append({"game": g, "peer": p, "skipped": str(e)})
     for im in impls:
@@ -280,6 +359,8 @@ def main(argv=None) -> int:
             im.rounds.append(im.batch_run(im.batch))
     progress("", a.quiet, end=True)
 
+    if a.clone:
+        return report_clones(a, games, impls, skipped)
     results = []
     for g in games:
         base = next((im for im in impls if im.game == g and im.peer == "regola"), None)
@@ -315,6 +396,42 @@ def main(argv=None) -> int:
                   if rec["vs_regola"] is not None else f"{'-':>11}")
             print(f"{g:<14}{rec['peer']:<16}{rec['games_per_s']:>11,.0f}{rec['decisions_per_s']:>13,.0f}"
                   f"{rec['decisions_per_game']:>10.1f}{100 * rec['first_wins']:>9.1f}%{100 * rec['draws']:>7.1f}%{vs}")
+        for sk in [s for s in skipped if s["game"] == g]:
+            print(f"{g:<14}{sk['peer']:<16}skipped: {sk['skipped']}")
+    return 0
+
+
+def report_clones(a, games: list, impls: list, skipped: list) -> int:
+    """--clone: microseconds per clone + apply (the median of the rounds) and Regola's time
+    over each peer's (above 1: cheaper than Regola's)."""
+    results = []
+    for g in games:
+        base = next((im for im in impls if im.game == g and im.peer == "regola"), None)
+        for im in [x for x in impls if x.game == g]:
+            us = [1e6 * r["timed"] / max(1, r["decisions"]) for r in im.rounds]
+            rec = {"game": g, "peer": im.peer, "batch_games": im.batch, "us_per_clone_apply": statistics.median(us),
+                   "moves_timed": im.decisions, "rounds": im.rounds, "vs_regola": None}
+            if base is not None:
+                ratios = [(b["timed"] / max(1, b["decisions"])) / (r["timed"] / max(1, r["decisions"]))
+                          for r, b in zip(im.rounds, base.rounds)]
+                rec.update(vs_regola=statistics.median(ratios), vs_regola_min=min(ratios),
+                           vs_regola_max=max(ratios))
+            results.append(rec)
+    if a.json:
+        print(json.dumps({"repeats": a.repeats, "seconds": a.seconds, "clone": True, "results": results,
+                          "skipped": skipped}, indent=2))
+        return 0
+    print(f"{a.repeats} rounds, every implementation in turn in one process; `clone` + `apply` of one "
+          f"move timed at every move of random games; vs regola: Regola's time / its time")
+    head = f"{'game':<14}{'implementation':<16}{'µs per clone+apply':>20}{'moves timed':>13}{'vs regola':>11}  (min-max)"
+    for g in games:
+        print()
+        print(head)
+        print("-" * len(head))
+        for rec in [r for r in results if r["game"] == g]:
+            vs = (f"{rec['vs_regola']:>10.2f}x  ({rec['vs_regola_min']:.2f}-{rec['vs_regola_max']:.2f})"
+                  if rec["vs_regola"] is not None else f"{'-':>11}")
+            print(f"{g:<14}{rec['peer']:<16}{rec['us_per_clone_apply']:>20.2f}{rec['moves_timed']:>13,}{vs}")
         for sk in [s for s in skipped if s["game"] == g]:
             print(f"{g:<14}{sk['peer']:<16}skipped: {sk['skipped']}")
     return 0

@@ -165,6 +165,27 @@ def test_peers_installed_peer(peers, game, peer, module):
     _check(results[(game, peer)], game)
 
 
+def test_peers_clone_and_apply():
+    """`--clone`: a clone + apply timed at every move, for the implementations that clone;
+    PettingZoo's environments cannot and are skipped as such."""
+    r = run(PEERS, "--clone", "--games", "tic-tac-toe,lungarno", "--repeats", "2", "--seconds", "0.02",
+            "--json", "--quiet")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["clone"]
+    results = {(x["game"], x["peer"]): x for x in out["results"]}
+    skipped = {(x["game"], x["peer"]): x["skipped"] for x in out["skipped"]}
+    for game in ("tic-tac-toe", "lungarno"):
+        for peer in ("regola", "reference"):
+            rec = results[(game, peer)]
+            assert 0 < rec["us_per_clone_apply"] < 10_000 and rec["moves_timed"] > 0
+            assert len(rec["rounds"]) == 2 and rec["vs_regola"] > 0
+        assert results[(game, "regola")]["vs_regola"] == 1.0
+    assert "no clone" in skipped[("tic-tac-toe", "pettingzoo")]
+    if importlib.util.find_spec("pyspiel") is not None:
+        assert results[("tic-tac-toe", "openspiel")]["us_per_clone_apply"] > 0
+
+
 STATE_SIZE = ROOT / "benchmarks" / "state_size.py"
 
 
