@@ -49,6 +49,8 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(HERE))
 
+from compare_worker import _timer_overhead as timer_overhead  # noqa: E402  (what a timer pair costs)
+
 GAMES = {
     # name: (Regola rules, reference module.class, PettingZoo module, OpenSpiel name)
     "connect-four": ("connect-four", "connect_four.ConnectFour", "connect_four_v3", "connect_four"),
@@ -76,22 +78,15 @@ def _outcome(scores, out):
         out[0 if scores[0] == best else 1] += 1
 
 
-def _timer_overhead() -> float:
-    """What one perf_counter() pair costs (the median of many), taken off each timed step."""
-    pc = time.perf_counter
-    xs = []
-    for _ in range(2000):
-        t0 = pc()
-        xs.append(pc() - t0)
-    xs.sort()
-    return xs[len(xs) // 2]
-
-
-def drive_api(game, seed: int, games: int, out: list) -> int:
-    """Regola's public API; the reference games offer the same one. The loop of compare.py."""
+def drive_api(game, seed: int, games: int, out: list, clones: bool = False, overhead: float = 0.0):
+    """Regola's public API; the reference games offer the same one. The loop of compare.py.
+    Returns the decisions; with `clones`, (moves, seconds): at every move `c = clone(s);
+    apply(c, m)` is timed (what a tree search pays per node), less the timer's own cost."""
     legal, apply, step_chance = game.legal_moves, game.apply, getattr(game, "step_chance", None)
-    is_terminal, is_chance = game.is_terminal, game.is_chance
-    decisions = 0
+    is_terminal, is_chance, clone = game.is_terminal, game.is_chance, getattr(game, "clone", None)
+    pc = time.perf_counter
+    decisions = moves = 0
+    spent = 0.0
     for g in range(seed, seed + games):
         rng = random.Random(g)
         s = game.new_initial_state(g)
@@ -100,35 +95,16 @@ def drive_api(game, seed: int, games: int, out: list) -> int:
                 step_chance(s)
             else:
                 ms = legal(s)
-                apply(s, ms[int(rng.random() * len(ms))])
+                m = ms[int(rng.random() * len(ms))]
+                if clones:
+                    t0 = pc()
+                    apply(clone(s), m)
+                    spent += pc() - t0 - overhead
+                    moves += 1
+                apply(s, m)
             decisions += 1
         _outcome(game.scores(s), out)
-    return decisions
-
-
-def drive_clones(game, seed: int, games: int, out: list, overhead: float) -> tuple:
-    """The games of drive_api; at every move, `c = clone(s); apply(c, m)` timed (what a tree
-    search pays per node). Returns (moves, seconds spent in those clones and applies)."""
-    legal, apply, clone, step_chance = game.legal_moves, game.apply, game.clone, getattr(game, "step_chance", None)
-    is_terminal, is_chance = game.is_terminal, game.is_chance
-    pc = time.perf_counter
-    moves, spent = 0, 0.0
-    for g in range(seed, seed + games):
-        rng = random.Random(g)
-        s = game.new_initial_state(g)
-        while not is_terminal(s):
-            if is_chance(s):
-                step_chance(s)
-                continue
-            ms = legal(s)
-            m = ms[int(rng.random() * len(ms))]
-            t0 = pc()
-            apply(clone(s), m)
-            spent += pc() - t0 - overhead
-            moves += 1
-            apply(s, m)
-        _outcome(game.scores(s), out)
-    return moves, spent
+    return (moves, spent) if clones else decisions
 
 
 def make_pettingzoo(module, raw: bool, clones: bool = False):
@@ -179,8 +155,11 @@ def make_openspiel(name, clones: bool = False, overhead: float = 0.0):
         raise Skip(f"open_spiel is not installed ({e}); pip install '.[peers]'") from None
     game = pyspiel.load_game(name)
 
-    def run(seed: int, games: int, out: list) -> int:
-        decisions = 0
+    def run(seed: int, games: int, out: list):
+        """drive_api for OpenSpiel (with `clones`: `s.clone().apply_action(a)` timed)."""
+        pc = time.perf_counter
+        decisions = moves = 0
+        spent = 0.0
         for g in range(seed, seed + games):
             rng = random.Random(g)
             s = game.new_initial_state()
@@ -190,39 +169,21 @@ def make_openspiel(name, clones: bool = False, overhead: float = 0.0):
                     s.apply_action(rng.choices(outcomes, probs)[0])
                 else:
                     la = s.legal_actions()
-                    s.apply_action(la[int(rng.random() * len(la))])
+                    a = la[int(rng.random() * len(la))]
+                    if clones:
+                        t0 = pc()
+                        s.clone().apply_action(a)
+                        spent += pc() - t0 - overhead
+                        moves += 1
+                    s.apply_action(a)
                 decisions += 1
             _outcome(s.returns(), out)
-        return decisions
-
-    def run_clones(seed: int, games: int, out: list) -> tuple:
-        """drive_clones for OpenSpiel: `c = s.clone(); c.apply_action(a)` timed per move."""
-        pc = time.perf_counter
-        moves, spent = 0, 0.0
-        for g in range(seed, seed + games):
-            rng = random.Random(g)
-            s = game.new_initial_state()
-            while not s.is_terminal():
-                if s.is_chance_node():
-                    outcomes, probs = zip(*s.chance_outcomes())
-                    s.apply_action(rng.choices(outcomes, probs)[0])
-                    continue
-                la = s.legal_actions()
-                a = la[int(rng.random() * len(la))]
-                t0 = pc()
-                s.clone().apply_action(a)
-                spent += pc() - t0 - overhead
-                moves += 1
-                s.apply_action(a)
-            _outcome(s.returns(), out)
-        return moves, spent
-    return run_clones if clones else run
+        return (moves, spent) if clones else decisions
+    return run
 
 
 def _drive(game, clones: bool, overhead: float):
-    if clones:
-        return lambda seed, games, out: drive_clones(game, seed, games, out, overhead)
-    return lambda seed, games, out: drive_api(game, seed, games, out)
+    return lambda seed, games, out: drive_api(game, seed, games, out, clones, overhead)
 
 
 def make_regola(rules: str, players: int = 2, clones: bool = False, overhead: float = 0.0):
@@ -342,7 +303,7 @@ def main(argv=None) -> int:
 
     impls: list[Impl] = []
     skipped: list[dict] = []
-    overhead = _timer_overhead() if a.clone else 0.0
+    overhead = timer_overhead(time.perf_counter) if a.clone else 0.0
     for g in games:
         for p in peers:
             progress(f"{g}: loading {p}", a.quiet)
@@ -387,6 +348,16 @@ def main(argv=None) -> int:
           f"vs regola: speed / Regola's speed (median and range of the rounds)")
     head = (f"{'game':<14}{'implementation':<16}{'games/s':>11}{'decisions/s':>13}{'dec/game':>10}"
             f"{'1st wins':>10}{'draws':>8}{'vs regola':>11}  (min-max)")
+    print_tables(games, results, skipped, head,
+                 lambda rec: (f"{rec['games_per_s']:>11,.0f}{rec['decisions_per_s']:>13,.0f}"
+                              f"{rec['decisions_per_game']:>10.1f}{100 * rec['first_wins']:>9.1f}%"
+                              f"{100 * rec['draws']:>7.1f}%"))
+    return 0
+
+
+def print_tables(games: list, results: list, skipped: list, head: str, columns) -> None:
+    """One table per game: a row per implementation (its `columns(rec)`, then the ratio to
+    Regola), then the implementations skipped."""
     for g in games:
         print()
         print(head)
@@ -394,11 +365,9 @@ def main(argv=None) -> int:
         for rec in [r for r in results if r["game"] == g]:
             vs = (f"{rec['vs_regola']:>10.2f}x  ({rec['vs_regola_min']:.2f}-{rec['vs_regola_max']:.2f})"
                   if rec["vs_regola"] is not None else f"{'-':>11}")
-            print(f"{g:<14}{rec['peer']:<16}{rec['games_per_s']:>11,.0f}{rec['decisions_per_s']:>13,.0f}"
-                  f"{rec['decisions_per_game']:>10.1f}{100 * rec['first_wins']:>9.1f}%{100 * rec['draws']:>7.1f}%{vs}")
+            print(f"{g:<14}{rec['peer']:<16}{columns(rec)}{vs}")
         for sk in [s for s in skipped if s["game"] == g]:
             print(f"{g:<14}{sk['peer']:<16}skipped: {sk['skipped']}")
-    return 0
 
 
 def report_clones(a, games: list, impls: list, skipped: list) -> int:
@@ -424,16 +393,8 @@ def report_clones(a, games: list, impls: list, skipped: list) -> int:
     print(f"{a.repeats} rounds, every implementation in turn in one process; `clone` + `apply` of one "
           f"move timed at every move of random games; vs regola: Regola's time / its time")
     head = f"{'game':<14}{'implementation':<16}{'µs per clone+apply':>20}{'moves timed':>13}{'vs regola':>11}  (min-max)"
-    for g in games:
-        print()
-        print(head)
-        print("-" * len(head))
-        for rec in [r for r in results if r["game"] == g]:
-            vs = (f"{rec['vs_regola']:>10.2f}x  ({rec['vs_regola_min']:.2f}-{rec['vs_regola_max']:.2f})"
-                  if rec["vs_regola"] is not None else f"{'-':>11}")
-            print(f"{g:<14}{rec['peer']:<16}{rec['us_per_clone_apply']:>20.2f}{rec['moves_timed']:>13,}{vs}")
-        for sk in [s for s in skipped if s["game"] == g]:
-            print(f"{g:<14}{sk['peer']:<16}skipped: {sk['skipped']}")
+    print_tables(games, results, skipped, head,
+                 lambda rec: f"{rec['us_per_clone_apply']:>20.2f}{rec['moves_timed']:>13,}")
     return 0
 
 
