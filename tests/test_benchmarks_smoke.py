@@ -165,6 +165,19 @@ def test_peers_installed_peer(peers, game, peer, module):
     _check(results[(game, peer)], game)
 
 
+def test_peers_runs_lungarno_by_regola_and_reference():
+    r = run(PEERS, "--games", "lungarno", "--repeats", "1", "--seconds", "0.02", "--json", "--quiet", timeout=120)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    results = {x["peer"]: x for x in out["results"]}
+    assert set(results) == {"regola", "reference"}
+    for x in results.values():
+        assert x["game"] == "lungarno" and x["games_per_s"] > 0 and x["vs_regola"] > 0
+        assert 50 < x["decisions_per_game"] < 1000
+        assert 0 <= x["first_wins"] <= 1 and 0 <= x["draws"] <= 1
+    assert {x["peer"] for x in out["skipped"]} == {"pettingzoo", "pettingzoo-raw", "openspiel"}
+
+
 def test_peers_clone_and_apply():
     """`--clone`: a clone + apply timed at every move, for the implementations that clone;
     PettingZoo's environments cannot and are skipped as such."""

@@ -346,7 +346,7 @@ class Lungarno:
             s.second = extra == 1
             self._run(s, self._act(s, m))
         elif ph == MERCHANT:
-            if not (m == PASS or m in s.cache):
+            if m not in s.cache:                      # (the shields left, then PASS)
                 raise ValueError("illegal move %r" % (m,))
             s.cache = None
             c = s.cell
@@ -357,7 +357,7 @@ class Lungarno:
                 s.dtrade[self.b.district[c]] |= 1 << f
             self._run(s, self._played(s, c))
         elif ph == STREET:
-            if type(m) is not tuple or m not in s.cache:
+            if m not in s.cache:
                 raise ValueError("illegal move %r" % (m,))
             s.cache = None
             c = s.cell
