@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import ast as pyast
 
+from .key_bounds import LoopBounds
 from .lines import PLAIN, UNSET, Lines, each_function, is_unset, parse_function
 
 # calls whose result depends on their arguments and the (unchanging) state only; none returns
@@ -41,11 +42,13 @@ _ALLOWED = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.Unar
             pyast.cmpop)
 
 
-def cache_loop_invariants(lines: Lines, scalar_tables: frozenset = frozenset()) -> Lines:
+def cache_loop_invariants(lines: Lines, scalar_tables: frozenset = frozenset(),
+                          int_tables: dict | None = None) -> Lines:
     """Every function of `lines` (top-level `def`s) with its loop-invariant expressions cached;
     `scalar_tables`: the names of the rules' tables of plain values (`scalar_tables(known)`),
-    for calls remembered per value read from one."""
-    return each_function(lines, lambda func, out: _one(func, out, scalar_tables))
+    for calls remembered per value read from one; `int_tables`: those whose values are small
+    numbers (`key_bounds.small_int_tables(known)`), for memos kept in lists."""
+    return each_function(lines, lambda func, out: _one(func, out, scalar_tables, int_tables or {}))
 
 
 def scalar_tables(known: dict) -> frozenset:
@@ -59,14 +62,15 @@ def _scalar_table(v) -> bool:
     return items is not None and all(type(x) in PLAIN for x in items)
 
 
-def _one(func: list, out: Lines, scalar_tables: frozenset):
+def _one(func: list, out: Lines, scalar_tables: frozenset, int_tables: dict):
     fn = parse_function(func)
     if fn is None:
         for item in func:
             out.add(*item)
         return
     local = _bound(fn) | {a.arg for a in fn.args.args}
-    finder = _Finder(_mutated(fn), _temporaries(fn), scalar_tables - local)
+    finder = _Finder(_mutated(fn), _temporaries(fn), scalar_tables - local,
+                     LoopBounds(fn, {k: v for k, v in int_tables.items() if k not in local}))
     finder.function(fn)
     if not finder.edits:
         for item in func:
@@ -223,10 +227,14 @@ def _bound(node) -> set[str]:
 
 
 class _Finder:
-    def __init__(self, mutated: set[str], temporaries: dict[str, int], scalar_tables: frozenset):
+    def __init__(self, mutated: set[str], temporaries: dict[str, int], scalar_tables: frozenset,
+                 bounds: LoopBounds):
         self.mutated = mutated
         self.temporaries = temporaries
         self.scalar_tables = scalar_tables    # tables whose values can key a dict
+        self.bounds = bounds                  # which loops walk small numbers (key_bounds.py)
+        self.sizes: dict[str, int] = {}       # memo name -> its slots, for a memo kept in a list
+        self.key_size: int | None = None      # the slots of the memos of the loop looked at
         self.edits: list[tuple[int, int, int, str]] = []   # (line, start, end, form with {expr})
         self.inits: dict[int, list[str]] = {}                # line of a loop -> names set there
         self.n = 0
@@ -257,9 +265,11 @@ class _Finder:
             t = inner.target
             if isinstance(t, pyast.Name) and _binds(loop, t.id) == 1 and _scalar_values(inner.iter):
                 memo: dict[str, str] = {}
+                self.key_size = self.bounds.of(inner.iter)
                 for st in inner.body:
                     self._claim(st, bound - {t.id}, t.id, memo)
-                inits += [f"{name} = {{}}" for name in memo.values()]
+                inits += [f"{name} = [{UNSET}] * {self.sizes[name]}" if name in self.sizes else f"{name} = {{}}"
+                          for name in memo.values()]
         if inits:
             self.inits.setdefault(loop.lineno, []).extend(inits)
         # inner loops: what is left there (parts that read this loop's variable) may be
@@ -285,6 +295,9 @@ class _Finder:
                     name = found[text] = f"_h{self.n}" if key is None else f"_k{self.n}"
                 if key is None:
                     form = f"({name} if {name} is not {UNSET} else ({name} := ({{expr}})))"
+                elif self.key_size is not None:
+                    self.sizes[name] = self.key_size
+                    form = f"(_t if (_t := {name}[{key}]) is not {UNSET} else _memo_set({name}, {key}, ({{expr}})))"
                 else:
                     form = (f"(_t if (_t := {name}.get({key}, {UNSET})) is not {UNSET} "
                             f"else {name}.setdefault({key}, ({{expr}})))")
@@ -314,7 +327,12 @@ class _Finder:
                 self.n += 1
                 name = found[text] = f"_k{self.n}"
             p = pyast.unparse(proj)
-            form = f"({name}[{p}] if {p} in {name} else {name}.setdefault({p}, ({{expr}})))"
+            size = self.bounds.tables.get(proj.value.id)
+            if size is not None:
+                self.sizes[name] = size
+                form = f"(_t if (_t := {name}[{p}]) is not {UNSET} else _memo_set({name}, {p}, ({{expr}})))"
+            else:
+                form = f"({name}[{p}] if {p} in {name} else {name}.setdefault({p}, ({{expr}})))"
             self.edits.append((n.lineno, n.col_offset, n.end_col_offset, form))
             self.claimed.add(id(n))
 

@@ -10,6 +10,7 @@ from typing import Optional
 from .. import ast
 from .. import types as T
 from ..symbols import ActionInfo
+from .key_bounds import LIST_MEMO_MAX
 from .lines import Lines
 from .names import _text
 
@@ -141,9 +142,13 @@ class MoveCompiler:
                     and self._cost(test) >= _EXPENSIVE:
                 lazy[ti] = lv - 1
                 tests[ti] = (inner, test, span, False)
+        in_list: set[int] = set()                  # tests remembered in a list (key_bounds.py)
         for ti in lazy:
             if self.optimise:
-                lines.add(1, f"_seen{ti} = {{}}")
+                size = self._memo_slots(meta.param_types[lazy[ti]]) if meta.param_types else 0
+                if size:
+                    in_list.add(ti)
+                lines.add(1, f"_seen{ti} = [None] * {size}" if size else f"_seen{ti} = {{}}")
 
         low = self.lowerer
 
@@ -205,7 +210,7 @@ class MoveCompiler:
                 lv, test, span, _ = tests[ti]
                 if ti in lazy and self.optimise:        # (the plain compilation asks it each time)
                     key = f"l_{pnames[lazy[ti]]}"
-                    lines.add(ind, f"_r = _seen{ti}.get({key})", span)
+                    lines.add(ind, f"_r = _seen{ti}[{key}]" if ti in in_list else f"_r = _seen{ti}.get({key})", span)
                     lines.add(ind, "if _r is None:", span)
                     src = low.expr(test, env, lines, ind + 1)
                     lines.add(ind + 1, f"_r = _seen{ti}[{key}] = bool({src})", span)
@@ -282,6 +287,14 @@ class MoveCompiler:
         else:
             lines.add(ind, f"out.append(({tup},))" if not a.params else f"out.append(({tup}))")
         self.mod.add_lines(lines)      # as written: none of the rewrites (they run only after an error)
+
+    def _memo_slots(self, t) -> int:
+        """The slots of a list remembering a test per value of a parameter of type t (values
+        0..n-1 of a type numbered so, never none), or 0: a dict remembers it."""
+        if isinstance(t, T.OptType) or not T.is_indexed(t):
+            return 0
+        n = T.type_size(t, self.players)
+        return n if 0 < n <= LIST_MEMO_MAX else 0
 
     def _move_table(self, meta: ActionMeta):
         """The name of a module table holding every move of the action as one tuple, indexed by

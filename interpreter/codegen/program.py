@@ -37,6 +37,7 @@ from .inline_steps import inline_steps_as_statements
 from .shared_divisions import share_parameter_divisions
 from .pile_walks import walk_pile_kinds_in_c
 from .invariants import cache_loop_invariants, scalar_tables
+from .key_bounds import small_int_tables
 from .range_bounds import narrow_range_loops
 from .table_reads import hoist_table_reads, slot_shapes
 from .static_filters import StaticFilters
@@ -160,6 +161,7 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         self.static_tables = tables          # (loop lengths known when compiled: statements.py)
         known = dict(tables, PLAYERS=list(range(self.players)), NP=self.players)
         self._scalar_tables = scalar_tables(known)     # (memos keyed by a table's values)
+        self._int_tables = small_int_tables(known)     # (memos kept in lists: key_bounds.py)
         self._slot_shapes = slot_shapes(self.vars, self.players)   # (lengths of the state's lists)
         self._sets = MembershipTables(tables, known)                # (answers of `T[i] in [...]`)
         self._filters = StaticFilters(tables, known)                # (lists a fixed test filters)
@@ -311,7 +313,8 @@ class ProgramCompiler(LayoutCompiler, StatementCompiler, MachineCompiler, MoveCo
         lines = self._filters.rewrite(self._sets.rewrite(lines, memberships=False))  # (after the groups: see table_sets.py)
         lines = hoist_table_reads(hoist_slot_reads(lines), known, {**(ranges or {}), **(reads_at or {})},
                                   self._slot_shapes)
-        lines = inline_steps_as_statements(cache_loop_invariants(narrow_range_loops(lines), self._scalar_tables))
+        lines = inline_steps_as_statements(cache_loop_invariants(narrow_range_loops(lines), self._scalar_tables,
+                                                                 self._int_tables))
         return walk_pile_kinds_in_c(share_parameter_divisions(lines, {**(ranges or {}), **(reads_at or {})}))
 
     def _mark_secrets(self):

@@ -85,6 +85,12 @@ def _distinct(values):
     return list(dict.fromkeys(values))
 
 
+def _memo_set(memo, key, value):
+    """A value remembered in a memo kept in a list (codegen/key_bounds.py), and given back."""
+    memo[key] = value
+    return value
+
+
 def _count_slots(slots):
     return len(slots) - slots.count(None)
 
