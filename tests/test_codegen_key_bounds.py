@@ -16,7 +16,7 @@ RULES = Path(__file__).resolve().parent.parent / "rules"
 
 def _bounds(src: str, tables: dict):
     fn = pyast.parse(textwrap.dedent(src)).body[0]
-    return fn, LoopBounds(fn, small_int_tables(tables))
+    return fn, LoopBounds(fn, small_int_tables(tables, walked=True), small_int_tables(tables))
 
 
 def _iter_of(fn, target: str):
@@ -28,6 +28,10 @@ def test_small_int_tables_keep_only_tables_of_small_non_negative_ints():
               "FLAGS": [True, False], "BIG": [0, LIST_MEMO_MAX], "ROWS": [[0], [1]], "TEXT": ["a"],
               "EMPTY": [], "N": 4}
     assert small_int_tables(tables) == {"AREA": 3, "KINDS": 4}
+    # a loop over a dict walks its keys: 5 and 9 here (3 and 0 when read)
+    assert small_int_tables(tables, walked=True) == {"AREA": 3, "KINDS": 10}
+    assert small_int_tables({"BY_KIND": {0: 70, 1: 80}}, walked=True) == {"BY_KIND": 2}
+    assert small_int_tables({"BY_KIND": {0: 70, 1: 80}}) == {}
 
 
 SOURCES = """
@@ -53,6 +57,9 @@ def test_the_bounds_of_tables_constant_ranges_and_domains_filtered_from_them():
     assert b.of(_iter_of(fn, "l_z")) is None       # a negative value would read another slot
     assert b.of(_iter_of(fn, "l_w")) is None       # a bound known only when run
     assert b.of(_iter_of(fn, "l_v")) is None       # a list of unknown values
+    # a loop over a dict table walks its keys, whatever its values
+    fn, b = _bounds(SOURCES, {"VALS_A": {100: 0, 101: 1}})
+    assert b.of(_iter_of(fn, "l_x")) is None and b.of(pyast.Name("_dom0")) is None
 
 
 def test_a_domain_with_anything_else_in_it_has_no_bound():
@@ -119,8 +126,8 @@ def test_memos_keyed_by_small_numbers_are_lists_and_give_what_the_dicts_gave():
     def rewrite(int_tables):
         return rewrite_source(PROJECTED, lambda lines: cache_loop_invariants(lines, scalar_tables(TABLES),
                                                                                int_tables))
-    new = rewrite(small_int_tables(TABLES))
-    old = rewrite(None)
+    new = rewrite((small_int_tables(TABLES, walked=True), small_int_tables(TABLES)))
+    old = rewrite(({}, {}))
     # per space (VALS_S: 6) and per area (AREA: 3) in lists; KIND holds none: a dict
     assert "= [...] * 6" in new and "= [...] * 3" in new and "_memo_set(" in new
     assert "[KIND[V[2][s]]] if KIND[V[2][s]] in _k" in new

@@ -43,12 +43,13 @@ _ALLOWED = (pyast.Name, pyast.Constant, pyast.Subscript, pyast.BinOp, pyast.Unar
 
 
 def cache_loop_invariants(lines: Lines, scalar_tables: frozenset = frozenset(),
-                          int_tables: dict | None = None) -> Lines:
+                          int_tables: tuple[dict, dict] = ({}, {})) -> Lines:
     """Every function of `lines` (top-level `def`s) with its loop-invariant expressions cached;
     `scalar_tables`: the names of the rules' tables of plain values (`scalar_tables(known)`),
-    for calls remembered per value read from one; `int_tables`: those whose values are small
-    numbers (`key_bounds.small_int_tables(known)`), for memos kept in lists."""
-    return each_function(lines, lambda func, out: _one(func, out, scalar_tables, int_tables or {}))
+    for calls remembered per value read from one; `int_tables`: the tables whose walked and
+    whose read values are small numbers (`key_bounds.small_int_tables(known, walked)`), for
+    memos kept in lists."""
+    return each_function(lines, lambda func, out: _one(func, out, scalar_tables, int_tables))
 
 
 def scalar_tables(known: dict) -> frozenset:
@@ -62,15 +63,15 @@ def _scalar_table(v) -> bool:
     return items is not None and all(type(x) in PLAIN for x in items)
 
 
-def _one(func: list, out: Lines, scalar_tables: frozenset, int_tables: dict):
+def _one(func: list, out: Lines, scalar_tables: frozenset, int_tables: tuple[dict, dict]):
     fn = parse_function(func)
     if fn is None:
         for item in func:
             out.add(*item)
         return
     local = _bound(fn) | {a.arg for a in fn.args.args}
-    finder = _Finder(_mutated(fn), _temporaries(fn), scalar_tables - local,
-                     LoopBounds(fn, {k: v for k, v in int_tables.items() if k not in local}))
+    walked, read = ({k: v for k, v in t.items() if k not in local} for t in int_tables)
+    finder = _Finder(_mutated(fn), _temporaries(fn), scalar_tables - local, LoopBounds(fn, walked, read))
     finder.function(fn)
     if not finder.edits:
         for item in func:
@@ -327,7 +328,7 @@ class _Finder:
                 self.n += 1
                 name = found[text] = f"_k{self.n}"
             p = pyast.unparse(proj)
-            size = self.bounds.tables.get(proj.value.id)
+            size = self.bounds.read.get(proj.value.id)
             if size is not None:
                 self.sizes[name] = size
                 form = f"(_t if (_t := {name}[{p}]) is not {UNSET} else _memo_set({name}, {p}, ({{expr}})))"

@@ -18,13 +18,17 @@ import ast as pyast
 LIST_MEMO_MAX = 64     # the most slots of a list memo (made afresh at each entry into its loop)
 
 
-def small_int_tables(known: dict) -> dict[str, int]:
+def small_int_tables(known: dict, walked: bool = False) -> dict[str, int]:
     """For each table of `known` whose values are all ints in 0..n-1 (n at most
-    LIST_MEMO_MAX), that n; a dict table's values count, not its keys."""
+    LIST_MEMO_MAX), that n: the values read from it (`T[x]`: a dict's values), or with
+    `walked` those a `for` over it walks (a list's items, a dict's keys)."""
     out = {}
     for name, v in known.items():
-        items = v.values() if isinstance(v, dict) else v if isinstance(v, (list, tuple)) else None
-        if items is None:
+        if isinstance(v, dict):
+            items = v.keys() if walked else v.values()
+        elif isinstance(v, (list, tuple)):
+            items = v
+        else:
             continue
         top = -1
         for x in items:
@@ -40,11 +44,14 @@ def small_int_tables(known: dict) -> dict[str, int]:
 class LoopBounds:
     """The bounds of one function's loops (its syntax tree indexed once: a function may have
     thousands of nodes). `of(it)`: n when every value a `for` over `it` walks is an int in
-    0..n-1 known when compiled, else None: a table of `tables`, a `range` of constants, or a
-    domain `_domN` that the function fills only with the values of such loops."""
+    0..n-1 known when compiled, else None: a table of `walked` (`small_int_tables(known,
+    walked=True)`), a `range` of constants, or a domain `_domN` that the function fills only
+    with the values of such loops. `read`: the bounds of the values read from the tables
+    (`small_int_tables(known)`), for keys read through one."""
 
-    def __init__(self, fn, tables: dict[str, int]):
-        self.tables = tables
+    def __init__(self, fn, walked: dict[str, int], read: dict[str, int] | None = None):
+        self.walked = walked
+        self.read = read or {}
         self.assigns: dict[str, list] = {}     # name -> values of its one-target `=`
         self.fors: dict[str, list] = {}        # name -> the iterables of the `for`s binding it
         # names bound any other way (`+=`, `:=`, a comprehension, del, the arguments)
@@ -84,8 +91,8 @@ class LoopBounds:
         if depth > 4:
             return None
         if isinstance(it, pyast.Name):
-            if it.id in self.tables:
-                return self.tables[it.id]
+            if it.id in self.walked:
+                return self.walked[it.id]
             if it.id.startswith("_dom"):
                 name = it.id
                 if name in self.memo:
