@@ -8,8 +8,8 @@ from pathlib import Path
 from regola.codegen.invariants import cache_loop_invariants, scalar_tables
 from regola.codegen.key_bounds import LIST_MEMO_MAX, LoopBounds, small_int_tables
 from regola.loader import load_game
-from regola.runtime.helpers import HELPERS
 from rules_helpers import rewrite_source
+from test_codegen_invariants import _run       # (runs a function with a D_price that logs its calls)
 
 RULES = Path(__file__).resolve().parent.parent / "rules"
 
@@ -98,18 +98,6 @@ def test_domains_filled_from_each_other_are_bounded_by_all_their_sources():
         fn, b = _bounds(CYCLE, tables)
         # each may hold any value of either table, whichever is asked first
         assert b.of(pyast.Name(first)) == 9 and b.of(pyast.Name(second)) == 9
-
-
-def _run(src: str, name: str, *args, calls=None, tables=None):
-    ns = dict(HELPERS, **(tables or {}))
-    log = [] if calls is None else calls
-
-    def D_price(V, me, x):
-        log.append(x)
-        return V[0][x] * 2
-    ns["D_price"] = D_price
-    exec(src, ns)
-    return ns[name](*args)
 
 
 PROJECTED = """
