@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 
 from regola.loader import load_game
+from rules_helpers import random_moves
 
 ROOT = Path(__file__).resolve().parent.parent
 _spec = importlib.util.spec_from_file_location("reference_lungarno", ROOT / "benchmarks" / "reference" / "lungarno.py")
@@ -161,25 +162,13 @@ def test_apply_accepts_exactly_the_legal_moves():
 def test_clone_is_independent():
     R = ref.Lungarno(4)
     s = R.new_initial_state(5)
-    rng = random.Random(5)
-    for _ in range(120):                     # into the game
-        if R.is_chance(s):
-            R.step_chance(s)
-        else:
-            ms = R.legal_moves(s)
-            R.apply(s, ms[rng.randrange(len(ms))])
+    random_moves(R, s, random.Random(5), limit=120)       # into the game
     before = snapshot(s)
     c = R.clone(s)
     assert snapshot(c) == before
 
     def play_out(x, seed):
-        rng = random.Random(seed)
-        while not R.is_terminal(x):
-            if R.is_chance(x):
-                R.step_chance(x)
-            else:
-                ms = R.legal_moves(x)
-                R.apply(x, ms[rng.randrange(len(ms))])
+        random_moves(R, x, random.Random(seed))
         return R.scores(x)
 
     first = play_out(c, 1)
@@ -193,15 +182,9 @@ def test_clone_is_independent():
 def test_random_reference_playouts_end(n):
     R = ref.Lungarno(n)
     for seed in range(500):
-        rng, s, steps = random.Random(seed), R.new_initial_state(seed), 0
-        while not R.is_terminal(s):
-            if R.is_chance(s):
-                R.step_chance(s)
-            else:
-                ms = R.legal_moves(s)
-                R.apply(s, ms[int(rng.random() * len(ms))])
-            steps += 1
-            assert steps < 5000, f"{n} players, seed {seed}: the game does not end"
+        s = R.new_initial_state(seed)
+        random_moves(R, s, random.Random(seed), limit=5000)
+        assert R.is_terminal(s), f"{n} players, seed {seed}: the game does not end"
         on_board = sum(k >= 0 for k in s.board)
         assert on_board == R.b.ncells and all(s.closed) and not any(s.filled[d] != 6 for d in range(len(s.filled)))
         assert on_board + sum(s.hsize) + sum(k >= 0 for k in s.row) + s.nstack == 65

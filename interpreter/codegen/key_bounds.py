@@ -42,16 +42,29 @@ def small_int_tables(known: dict, walked: bool = False) -> dict[str, int]:
 
 
 class LoopBounds:
-    """The bounds of one function's loops (its syntax tree indexed once: a function may have
-    thousands of nodes). `of(it)`: n when every value a `for` over `it` walks is an int in
-    0..n-1 known when compiled, else None: a table of `walked` (`small_int_tables(known,
-    walked=True)`), a `range` of constants, or a domain `_domN` that the function fills only
-    with the values of such loops. `read`: the bounds of the values read from the tables
-    (`small_int_tables(known)`), for keys read through one."""
+    """The bounds of one function's loops (its syntax tree indexed once, when first asked: a
+    function may have thousands of nodes, and most have no memo to bound). `of(it)`: n when
+    every value a `for` over `it` walks is an int in 0..n-1 known when compiled, else None: a
+    table of `walked` (`small_int_tables(known, walked=True)`), a `range` of constants, or a
+    domain `_domN` that the function fills only with the values of such loops. `read`: the
+    bounds of the values read from the tables (`small_int_tables(known)`), for keys read
+    through one."""
 
     def __init__(self, fn, walked: dict[str, int], read: dict[str, int] | None = None):
+        self.fn = fn
         self.walked = walked
         self.read = read or {}
+        self.memo: dict[str, int | None] = {}  # domain -> its bound
+        self.active: set[str] = set()          # the domains being worked out
+        self.indexed = False                   # (the tree is read at the first question)
+
+    def of(self, it) -> int | None:
+        if not self.indexed:
+            self._index(self.fn)
+        return self.walk(it, 0)
+
+    def _index(self, fn):
+        self.indexed = True
         self.assigns: dict[str, list] = {}     # name -> values of its one-target `=`
         self.fors: dict[str, list] = {}        # name -> the iterables of the `for`s binding it
         # names bound any other way (`+=`, `:=`, a comprehension, del, the arguments)
@@ -81,11 +94,6 @@ class LoopBounds:
                 self.other_uses.add(n.value.id)
             elif isinstance(n, pyast.Attribute) and isinstance(n.value, pyast.Name) and n.attr != "append":
                 self.other_uses.add(n.value.id)
-        self.memo: dict[str, int | None] = {}  # domain -> its bound
-        self.active: set[str] = set()          # the domains being worked out
-
-    def of(self, it) -> int | None:
-        return self.walk(it, 0)
 
     def walk(self, it, depth: int) -> int | None:
         if depth > 4:
